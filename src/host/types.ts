@@ -1,0 +1,59 @@
+/**
+ * The PaneHost seam: everything that spawns, kills or talks to a member's process sits behind this
+ * narrow interface (as zellij's os_input_output and claude-squad's TmuxSession do). The ui, sidebar
+ * and keys code only ever see a PaneProcess; whether bytes come from node-pty or from tmux control
+ * mode is the host's business.
+ */
+
+/** Something that holds resources and must be released by its owner. */
+export interface Disposable {
+  dispose(): void;
+}
+
+/** What to run in a pane. */
+export interface PaneSpec {
+  /** Stable pane id; for teammates this is the member name. */
+  id: string;
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+}
+
+/** How a pane's process ended. exitCode is null when it was killed by a signal. */
+export interface PaneExit {
+  exitCode: number | null;
+  signal: string | null;
+}
+
+/** A live (or finished) process in a pseudo-terminal. */
+export interface PaneProcess {
+  readonly id: string;
+  /** The pid of the member process (not of a wrapper), when the host knows it. */
+  readonly pid: number | undefined;
+  /** Screen contents to prime the emulator with before the byte stream (tmux capture-pane -e). */
+  readonly initialScreen?: string;
+  /** Output bytes from the process. Strings are already UTF-8 decoded. */
+  onData(listener: (data: string | Uint8Array) => void): Disposable;
+  onExit(listener: (exit: PaneExit) => void): Disposable;
+  /** Send input (keys, paste, terminal replies) to the process. */
+  write(data: string): void;
+  resize(cols: number, rows: number): void;
+  /** Flow control: stop reading from the process until resume(). */
+  pause(): void;
+  resume(): void;
+  /** Send a signal (default SIGTERM) to the process. */
+  kill(signal?: NodeJS.Signals): void;
+  /** Release listeners; does not kill the process. */
+  dispose(): void;
+}
+
+/** Spawns and tracks pane processes. */
+export interface PaneHost {
+  readonly kind: 'pty' | 'tmux';
+  spawn(spec: PaneSpec): Promise<PaneProcess>;
+  /** Release everything the host owns. With `kill`, end every process it started. */
+  dispose(options?: { kill?: boolean }): Promise<void>;
+}
