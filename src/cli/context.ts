@@ -1,0 +1,110 @@
+/**
+ * What every CLI verb gets: where to print, whether to print JSON, and helpers that turn user
+ * mistakes into a message with a hint and exit code 1, and protocol refusals into exit code 3 with a
+ * `reason`. Verbs return an exit code; nothing here calls process.exit.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Outcome } from '../protocol/types.js';
+import { TeamStore } from '../store/team.js';
+
+export const EXIT_OK = 0;
+export const EXIT_BAD_INPUT = 1;
+export const EXIT_REFUSED = 3;
+
+/** The streams and environment a verb runs with. */
+export interface CliContext {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** A user error: what is wrong and how to fix it. */
+export class UsageError {
+  constructor(readonly message: string, readonly hint?: string) {}
+}
+
+/** Print a user error and return exit code 1. */
+export function badInput(ctx: CliContext, json: boolean, message: string, hint?: string): number {
+  if (json) ctx.out(JSON.stringify({ ok: false, error: message, hint }));
+  ctx.err(`teamux: ${message}${hint ? `\n  hint: ${hint}` : ''}`);
+  return EXIT_BAD_INPUT;
+}
+
+/** Print an outcome: the value on success, the refusal (exit 3) otherwise. */
+export function report<T>(ctx: CliContext, json: boolean, outcome: Outcome<T>, human: (value: T) => string): number {
+  if (outcome.ok) {
+    ctx.out(json ? JSON.stringify({ ok: true, ...wrap(outcome.value) }) : human(outcome.value));
+    return EXIT_OK;
+  }
+  if (json) ctx.out(JSON.stringify({ ok: false, reason: outcome.reason, message: outcome.message }));
+  else ctx.err(`teamux: refused (${outcome.reason}): ${outcome.message}`);
+  return outcome.reason === 'unknown_member' ? EXIT_BAD_INPUT : EXIT_REFUSED;
+}
+
+function wrap(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+}
+
+/** Options every team verb accepts. */
+export const TEAM_OPTIONS = {
+  'team-dir': { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+/** Parse argv strictly; unknown options and missing values become a UsageError. */
+export function parse<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O, usage: string) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    const msg = (err as Error).message.replace(/\. To specify a positional argument.*$/s, '');
+    throw new UsageError(msg, `usage: ${usage}`);
+  }
+}
+
+/**
+ * Find the team folder: --team-dir, else $TEAMUX_TEAM_DIR, else the only team under ./.teamux.
+ */
+export function resolveTeamDir(ctx: CliContext, flag: string | undefined): string {
+  if (flag) return path.resolve(ctx.cwd, flag);
+  if (ctx.env.TEAMUX_TEAM_DIR) return path.resolve(ctx.cwd, ctx.env.TEAMUX_TEAM_DIR);
+  const local = path.join(ctx.cwd, '.teamux');
+  if (existsSync(local)) {
+    const teams = readdirSync(local).filter((n) => existsSync(path.join(local, n, 'team.json')));
+    if (teams.length === 1) return path.join(local, teams[0]!);
+    if (teams.length > 1) throw new UsageError(`${local} holds several teams (${teams.join(', ')})`, 'pick one with --team-dir or TEAMUX_TEAM_DIR');
+  }
+  throw new UsageError('no team folder given', 'pass --team-dir DIR or set TEAMUX_TEAM_DIR (teamux init prints the folder)');
+}
+
+/** Open the team a verb works on. */
+export async function openTeam(ctx: CliContext, flag: string | undefined, who = 'cli'): Promise<TeamStore> {
+  const dir = resolveTeamDir(ctx, flag);
+  const r = await TeamStore.open(dir, who);
+  if (!r.ok) throw new UsageError(r.error.message, r.error.hint);
+  return r.store;
+}
+
+/** The member a verb acts as: --as/--from, else $TEAMUX_MEMBER. */
+export function actingAs(ctx: CliContext, value: string | undefined, flag = '--as'): string {
+  const who = value ?? ctx.env.TEAMUX_MEMBER;
+  if (!who) throw new UsageError(`say who is acting with ${flag} NAME`, 'or run inside a teamux pane, where TEAMUX_MEMBER is set');
+  return who;
+}
+
+/** Exactly one positional argument, or a UsageError. */
+export function onePositional(positionals: string[], what: string, usage: string): string {
+  if (positionals.length !== 1) {
+    throw new UsageError(positionals.length === 0 ? `missing ${what}` : `expected one ${what}, got ${positionals.length}: ${positionals.join(' ')}`, `usage: ${usage}`);
+  }
+  return positionals[0]!;
+}
+
+/** A task id argument, checked. */
+export function taskIdArg(value: string): string {
+  if (!/^[1-9][0-9]{0,8}$/.test(value)) throw new UsageError(`"${value}" is not a task id`, 'task ids are positive whole numbers, as `teamux task list` shows them');
+  return value;
+}

@@ -1,0 +1,75 @@
+/**
+ * The teamux command: one table of verbs (as tmux's cmd_table), argument errors turned into a message
+ * with a hint and exit code 1, and anything unexpected logged without a stack trace on the terminal.
+ */
+import { EXIT_BAD_INPUT, UsageError, type CliContext } from './context.js';
+import { verbs } from './table.js';
+import { verbHelp } from './verb.js';
+
+/** Top-level help: every verb with its summary. */
+export function mainHelp(): string {
+  const width = Math.max(...verbs.map((v) => v.name.length));
+  return [
+    'teamux — a terminal multiplexer for teams of AI agents',
+    '',
+    'usage: teamux VERB [args]   (teamux VERB --help for details)',
+    '',
+    ...verbs.map((v) => `  ${v.name.padEnd(width)}  ${v.summary}`),
+    '',
+    'Team verbs find the team folder with --team-dir DIR or $TEAMUX_TEAM_DIR.',
+  ].join('\n');
+}
+
+/** Run the CLI with argv (without node and script); returns the exit code. */
+export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    ctx.out(mainHelp());
+    return name === undefined ? EXIT_BAD_INPUT : 0;
+  }
+  if (name === '--version' || name === '-V') {
+    ctx.out('teamux 0.1.0');
+    return 0;
+  }
+  const verb = verbs.find((v) => v.name === name);
+  if (!verb) {
+    ctx.err(`teamux: unknown verb "${name}"\n  hint: one of ${verbs.map((v) => v.name).join(', ')} (teamux --help)`);
+    return EXIT_BAD_INPUT;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    ctx.out(verbHelp(verb));
+    return 0;
+  }
+  try {
+    return await verb.run(ctx, rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      if (rest.includes('--json')) ctx.out(JSON.stringify({ ok: false, error: err.message, hint: err.hint }));
+      ctx.err(`teamux: ${err.message}${err.hint ? `\n  hint: ${err.hint}` : ''}`);
+      return EXIT_BAD_INPUT;
+    }
+    throw err;
+  }
+}
+
+/** Entry point for bin/teamux. */
+export async function main(): Promise<void> {
+  const ctx: CliContext = {
+    out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
+    err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+  // A closed pipe on stdout (teamux … | head) is not an error worth a trace.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+  });
+  try {
+    process.exitCode = await runCli(process.argv.slice(2), ctx);
+  } catch (err) {
+    const e = err as Error;
+    ctx.err(`teamux: internal error: ${e.message}\n  hint: this is a bug; please report it with the command you ran`);
+    if (process.env.TEAMUX_DEBUG) ctx.err(e.stack ?? '');
+    process.exitCode = 70;
+  }
+}

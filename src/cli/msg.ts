@@ -1,0 +1,91 @@
+/**
+ * `teamux msg …` and `teamux inbox read`: sending to one member or all of them, and reading an
+ * inbox with a cursor. `inbox read --wait` sleeps on a file watch until something arrives.
+ */
+import { MessageType, type Message } from '../protocol/types.js';
+import { actingAs, EXIT_OK, EXIT_REFUSED, openTeam, parse, report, TEAM_OPTIONS, UsageError } from './context.js';
+import { dispatch } from './task.js';
+import type { SubVerb, Verb } from './verb.js';
+
+const msgSub: SubVerb[] = [
+  {
+    name: 'send',
+    usage: 'msg send --from A --to B [--type T] [--request-id R] TEXT',
+    async run(ctx, argv) {
+      const opts = { ...TEAM_OPTIONS, from: { type: 'string' }, to: { type: 'string' }, type: { type: 'string', default: 'message' }, 'request-id': { type: 'string' } } as const;
+      const { values, positionals } = parse(argv, opts, this.usage);
+      const from = actingAs(ctx, values.from, '--from');
+      if (!values.to) throw new UsageError('missing --to', `usage: ${this.usage}`);
+      const type = MessageType.safeParse(values.type);
+      if (!type.success) throw new UsageError(`--type "${values.type}" is not a message type`, `use one of: ${MessageType.options.join(', ')}`);
+      if (type.data === 'broadcast') throw new UsageError('use `teamux msg broadcast` to send to everyone');
+      const text = positionals.join(' ');
+      if (!text) throw new UsageError('missing message text', `usage: ${this.usage}`);
+      const store = await openTeam(ctx, values['team-dir']);
+      const r = await store.send({ from, to: values.to, type: type.data, text, request_id: values['request-id'] });
+      return report(ctx, values.json, r, (m) => `sent ${m.type} ${m.id} to ${m.to}`);
+    },
+  },
+  {
+    name: 'broadcast',
+    usage: 'msg broadcast --from A TEXT',
+    async run(ctx, argv) {
+      const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, from: { type: 'string' } }, this.usage);
+      const from = actingAs(ctx, values.from, '--from');
+      const text = positionals.join(' ');
+      if (!text) throw new UsageError('missing message text', `usage: ${this.usage}`);
+      const store = await openTeam(ctx, values['team-dir']);
+      const r = await store.broadcast(from, text);
+      return report(ctx, values.json, r, (ms) => `broadcast to ${ms.length} member${ms.length === 1 ? '' : 's'}: ${ms.map((m) => m.to).join(', ')}`);
+    },
+  },
+];
+
+export const msgVerb: Verb = {
+  name: 'msg',
+  summary: 'send a message to one member, or broadcast to all',
+  usage: msgSub.map((s) => s.usage),
+  examples: ['teamux msg send --from lead --to alice "please take task 2"', 'teamux msg send --from alice --to lead --type result "task 2 done"', 'teamux msg broadcast --from lead "wrap up in 5 minutes"'],
+  run: (ctx, argv) => dispatch('msg', msgSub, ctx, argv),
+};
+
+const inboxSub: SubVerb[] = [
+  {
+    name: 'read',
+    usage: 'inbox read --as NAME [--wait SECONDS] [--peek]',
+    async run(ctx, argv) {
+      const { values } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' }, wait: { type: 'string' }, peek: { type: 'boolean', default: false } }, this.usage);
+      const as = actingAs(ctx, values.as);
+      const wait = values.wait === undefined ? 0 : Number(values.wait);
+      if (!Number.isFinite(wait) || wait < 0 || wait > 86_400) throw new UsageError(`--wait "${values.wait}" is not a number of seconds`, 'give 0 to 86400');
+      const store = await openTeam(ctx, values['team-dir']);
+      const m = await store.member(as);
+      if (!m.ok) return report(ctx, values.json, m, () => '');
+      if (wait > 0) await store.mail.waitForUnread(as, as, wait * 1000);
+      const r = values.peek ? await store.mail.unread(as, as) : await store.mail.read(as, as);
+      for (const p of r.problems) ctx.err(`teamux: skipped ${p.path}: ${p.message}`);
+      if (values.json) ctx.out(JSON.stringify({ ok: true, messages: r.messages, problems: r.problems }));
+      else if (r.messages.length > 0) ctx.out(r.messages.map(formatMessage).join('\n'));
+      if (wait > 0 && r.messages.length === 0) {
+        if (!values.json) ctx.err(`teamux: no message for ${as} within ${wait}s`);
+        return EXIT_REFUSED;
+      }
+      return EXIT_OK;
+    },
+  },
+];
+
+export const inboxVerb: Verb = {
+  name: 'inbox',
+  summary: "read a member's unread messages (and advance its cursor)",
+  usage: inboxSub.map((s) => s.usage),
+  examples: ['teamux inbox read --as alice', 'teamux inbox read --as alice --wait 30 --json'],
+  run: (ctx, argv) => dispatch('inbox', inboxSub, ctx, argv),
+};
+
+/** One line per message: time, sender, type, request id, text. */
+export function formatMessage(m: Message): string {
+  const req = m.request_id ? ` [${m.request_id}]` : '';
+  const payload = m.payload && 'approve' in m.payload ? ` (${m.payload.approve ? 'approved' : 'rejected'})` : '';
+  return `${m.time.slice(11, 19)} ${m.from} → ${m.to} ${m.type}${req}${payload}: ${m.text}`;
+}

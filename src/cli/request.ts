@@ -1,0 +1,108 @@
+/**
+ * `teamux request …` (list, approve, reject, open) and `teamux plan submit`: the request/response
+ * protocols from the command line. Answers go through the state machine, so a duplicate or a
+ * mismatched answer is refused with its reason.
+ */
+import { planStatus } from '../protocol/requests.js';
+import { EXIT_OK, actingAs, onePositional, openTeam, parse, report, TEAM_OPTIONS, UsageError } from './context.js';
+import { dispatch, table } from './task.js';
+import type { SubVerb, Verb } from './verb.js';
+
+/** Answer a request as `--as` (default: the member it is addressed to). */
+async function answer(ctx: Parameters<SubVerb['run']>[0], argv: string[], approve: boolean, usage: string): Promise<number> {
+  const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' }, feedback: { type: 'string' }, reason: { type: 'string' } }, usage);
+  const id = onePositional(positionals, 'request id', usage);
+  const text = values.feedback ?? values.reason ?? '';
+  if (!approve && !text.trim()) throw new UsageError('a rejection needs --feedback (or --reason) so the member knows what to change', `usage: ${usage}`);
+  const store = await openTeam(ctx, values['team-dir']);
+  const req = await store.requests.get(id);
+  if (!req.ok) return report(ctx, values.json, req, () => '');
+  const by = values.as ?? req.value.to;
+  const r = await store.answerRequest(id, by, approve, text);
+  return report(ctx, values.json, r, (q) => `${q.type} request ${q.id} from ${q.from}: ${q.status}`);
+}
+
+const sub: SubVerb[] = [
+  {
+    name: 'list',
+    usage: 'request list [--pending]',
+    async run(ctx, argv) {
+      const { values } = parse(argv, { ...TEAM_OPTIONS, pending: { type: 'boolean', default: false } }, this.usage);
+      const store = await openTeam(ctx, values['team-dir']);
+      const r = await store.requests.list();
+      for (const p of r.problems) ctx.err(`teamux: skipped ${p.path}: ${p.message}`);
+      const reqs = values.pending ? r.requests.filter((q) => q.status === 'pending') : r.requests;
+      if (values.json) ctx.out(JSON.stringify({ ok: true, requests: reqs, problems: r.problems }));
+      else ctx.out(reqs.length === 0 ? 'no requests' : table(['ID', 'TYPE', 'FROM', 'TO', 'STATUS', 'BODY'], reqs.map((q) => [q.id, q.type, q.from, q.to, q.status, q.body.replace(/\s+/g, ' ').slice(0, 60)])));
+      return EXIT_OK;
+    },
+  },
+  { name: 'approve', usage: 'request approve ID [--feedback T] [--as NAME]', run(ctx, argv) { return answer(ctx, argv, true, this.usage); } },
+  { name: 'reject', usage: 'request reject ID --feedback T [--as NAME]', run(ctx, argv) { return answer(ctx, argv, false, this.usage); } },
+  {
+    name: 'shutdown',
+    usage: 'request shutdown --from LEAD --to NAME [--reason R]',
+    async run(ctx, argv) {
+      const { values } = parse(argv, { ...TEAM_OPTIONS, from: { type: 'string' }, to: { type: 'string' }, reason: { type: 'string' } }, this.usage);
+      const from = actingAs(ctx, values.from, '--from');
+      if (!values.to) throw new UsageError('missing --to', `usage: ${this.usage}`);
+      const store = await openTeam(ctx, values['team-dir']);
+      const r = await store.openRequest('shutdown', from, values.to, values.reason ?? 'shutting down');
+      return report(ctx, values.json, r, (q) => `shutdown request ${q.id} sent to ${q.to}`);
+    },
+  },
+];
+
+export const requestVerb: Verb = {
+  name: 'request',
+  summary: 'list, approve or reject plan and shutdown requests; open a shutdown request',
+  usage: sub.map((s) => s.usage),
+  examples: ['teamux request list --pending', 'teamux request approve req-lx3k9-1a2b3c4d', 'teamux request reject req-lx3k9-1a2b3c4d --feedback "add tests first"', 'teamux request shutdown --from lead --to alice'],
+  run: (ctx, argv) => dispatch('request', sub, ctx, argv),
+};
+
+const planSub: SubVerb[] = [
+  {
+    name: 'submit',
+    usage: 'plan submit --as NAME [--to APPROVER] TEXT',
+    async run(ctx, argv) {
+      const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' }, to: { type: 'string' } }, this.usage);
+      const as = actingAs(ctx, values.as);
+      const text = positionals.join(' ');
+      if (!text.trim()) throw new UsageError('missing plan text', `usage: ${this.usage}`);
+      const store = await openTeam(ctx, values['team-dir']);
+      const me = await store.member(as);
+      if (!me.ok) return report(ctx, values.json, me, () => '');
+      const cfg = await store.config();
+      const approver = values.to ?? me.value.planApprover ?? cfg.members.find((m) => m.kind === 'lead')?.name;
+      if (!approver) throw new UsageError('this team has no lead to approve plans', 'pass --to APPROVER');
+      const r = await store.openRequest('plan_approval', as, approver, text);
+      return report(ctx, values.json, r, (q) => `plan request ${q.id} sent to ${q.to}`);
+    },
+  },
+  {
+    name: 'status',
+    usage: 'plan status --as NAME',
+    async run(ctx, argv) {
+      const { values } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' } }, this.usage);
+      const as = actingAs(ctx, values.as);
+      const store = await openTeam(ctx, values['team-dir']);
+      const me = await store.member(as);
+      if (!me.ok) return report(ctx, values.json, me, () => '');
+      const mine = (await store.requests.list()).requests.filter((q) => q.from === as && q.type === 'plan_approval');
+      const status = planStatus(me.value.planRequired, mine);
+      const last = mine[mine.length - 1];
+      if (values.json) ctx.out(JSON.stringify({ ok: true, status, request: last ?? null }));
+      else ctx.out(`${as}: plan ${status}${last?.response?.text ? ` — ${last.response.text}` : ''}`);
+      return EXIT_OK;
+    },
+  },
+];
+
+export const planVerb: Verb = {
+  name: 'plan',
+  summary: 'submit a plan for approval, or show where the plan gate stands',
+  usage: planSub.map((s) => s.usage),
+  examples: ['teamux plan submit --as alice "1. read the code 2. write the parser 3. add tests"', 'teamux plan status --as alice --json'],
+  run: (ctx, argv) => dispatch('plan', planSub, ctx, argv),
+};

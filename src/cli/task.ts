@@ -1,0 +1,166 @@
+/**
+ * `teamux task …`: the task board from the command line. Every sub-command takes --json; protocol
+ * refusals (claim lost, conflict, blocked) exit 3 with a `reason`.
+ */
+import { isReady, openBlockers } from '../protocol/tasks.js';
+import { TaskStatus, type Task } from '../protocol/types.js';
+import { actingAs, EXIT_OK, onePositional, openTeam, parse, report, taskIdArg, TEAM_OPTIONS, UsageError, type CliContext } from './context.js';
+import type { SubVerb, Verb } from './verb.js';
+
+const sub: SubVerb[] = [
+  {
+    name: 'add',
+    usage: 'task add --subject S [--description D] [--blocked-by 1,2]',
+    async run(ctx, argv) {
+      const { values } = parse(argv, { ...TEAM_OPTIONS, subject: { type: 'string' }, description: { type: 'string' }, 'blocked-by': { type: 'string' } }, this.usage);
+      if (!values.subject?.trim()) throw new UsageError('missing --subject', `usage: ${this.usage}`);
+      const blockedBy = values['blocked-by'] ? values['blocked-by'].split(',').map((s) => taskIdArg(s.trim())) : [];
+      const store = await openTeam(ctx, values['team-dir']);
+      const r = await store.tasks.create({ subject: values.subject, description: values.description, blockedBy });
+      return report(ctx, values.json, r, (t) => `created task ${t.id}: ${t.subject}`);
+    },
+  },
+  {
+    name: 'list',
+    usage: 'task list [--status pending|in_progress|completed] [--ready]',
+    async run(ctx, argv) {
+      const { values } = parse(argv, { ...TEAM_OPTIONS, status: { type: 'string' }, ready: { type: 'boolean', default: false } }, this.usage);
+      const status = values.status === undefined ? undefined : TaskStatus.safeParse(values.status);
+      if (status && !status.success) throw new UsageError(`--status "${values.status}" is not a task status`, 'use pending, in_progress or completed');
+      const store = await openTeam(ctx, values['team-dir']);
+      const board = await store.tasks.snapshot();
+      for (const p of board.problems) ctx.err(`teamux: skipped ${p.path}: ${p.message}`);
+      let tasks = board.tasks.map((t) => ({ ...t, ready: isReady(t, board.index) }));
+      if (status?.success) tasks = tasks.filter((t) => t.status === status.data);
+      if (values.ready) tasks = tasks.filter((t) => t.ready);
+      if (values.json) {
+        ctx.out(JSON.stringify({ ok: true, tasks, problems: board.problems }));
+        return EXIT_OK;
+      }
+      if (tasks.length === 0) {
+        ctx.out('no tasks');
+        return EXIT_OK;
+      }
+      const rows = tasks.map((t) => [t.id, t.status, t.owner ?? '-', t.ready ? 'ready' : t.status === 'pending' ? `waits ${openBlockers(t, board.index).join(',') || '-'}` : '', t.subject]);
+      ctx.out(table(['ID', 'STATUS', 'OWNER', 'READY', 'SUBJECT'], rows));
+      return EXIT_OK;
+    },
+  },
+  {
+    name: 'show',
+    usage: 'task show ID',
+    async run(ctx, argv) {
+      const { values, positionals } = parse(argv, TEAM_OPTIONS, this.usage);
+      const id = taskIdArg(onePositional(positionals, 'task id', this.usage));
+      const store = await openTeam(ctx, values['team-dir']);
+      return report(ctx, values.json, await store.tasks.get(id), describe);
+    },
+  },
+  {
+    name: 'claim',
+    usage: 'task claim [ID] --as NAME',
+    async run(ctx, argv) {
+      const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' } }, this.usage);
+      if (positionals.length > 1) throw new UsageError('expected at most one task id', `usage: ${this.usage}`);
+      const id = positionals[0] === undefined ? undefined : taskIdArg(positionals[0]);
+      const as = actingAs(ctx, values.as);
+      const store = await openTeam(ctx, values['team-dir']);
+      return report(ctx, values.json, await store.claim(as, id), (t) => `${as} claimed task ${t.id}: ${t.subject} (revision ${t.revision})`);
+    },
+  },
+  {
+    name: 'update',
+    usage: 'task update ID --as NAME --revision N [--status S] [--description D] [--subject S]',
+    async run(ctx, argv) {
+      const opts = { ...TEAM_OPTIONS, as: { type: 'string' }, revision: { type: 'string' }, status: { type: 'string' }, description: { type: 'string' }, subject: { type: 'string' } } as const;
+      const { values, positionals } = parse(argv, opts, this.usage);
+      const id = taskIdArg(onePositional(positionals, 'task id', this.usage));
+      const as = actingAs(ctx, values.as);
+      if (values.revision === undefined) throw new UsageError('missing --revision', 'updates are compare-and-set: pass the revision you read (`teamux task show ID`)');
+      const revision = Number(values.revision);
+      if (!Number.isInteger(revision) || revision < 1) throw new UsageError(`--revision "${values.revision}" is not a positive whole number`);
+      const status = values.status === undefined ? undefined : TaskStatus.safeParse(values.status);
+      if (status && !status.success) throw new UsageError(`--status "${values.status}" is not a task status`, 'use pending, in_progress or completed');
+      const store = await openTeam(ctx, values['team-dir']);
+      const r = await store.tasks.update(id, as, revision, { status: status?.data, description: values.description, subject: values.subject });
+      return report(ctx, values.json, r, (t) => `task ${t.id} updated to revision ${t.revision} (${t.status})`);
+    },
+  },
+  {
+    name: 'complete',
+    usage: 'task complete ID --as NAME [--result TEXT]',
+    async run(ctx, argv) {
+      const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' }, result: { type: 'string' } }, this.usage);
+      const id = taskIdArg(onePositional(positionals, 'task id', this.usage));
+      const as = actingAs(ctx, values.as);
+      const store = await openTeam(ctx, values['team-dir']);
+      const m = await store.member(as);
+      if (!m.ok) return report(ctx, values.json, m, () => '');
+      const r = await store.tasks.complete(id, as, values.result ?? null);
+      return report(ctx, values.json, r, (v) => `task ${v.task.id} completed${v.nowReady.length ? `; now ready: ${v.nowReady.join(', ')}` : ''}`);
+    },
+  },
+  {
+    name: 'release',
+    usage: 'task release ID --as NAME | task release --stale',
+    async run(ctx, argv) {
+      const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' }, stale: { type: 'boolean', default: false } }, this.usage);
+      const store = await openTeam(ctx, values['team-dir']);
+      if (values.stale) {
+        if (positionals.length > 0) throw new UsageError('--stale releases every task of exited members; do not give an id with it', `usage: ${this.usage}`);
+        const r = await store.releaseStale();
+        if (values.json) ctx.out(JSON.stringify({ ok: true, released: r.released }));
+        else ctx.out(r.released.length === 0 ? 'no stale tasks' : r.released.map((t) => `released task ${t.id} (${t.subject})`).join('\n'));
+        return EXIT_OK;
+      }
+      const id = taskIdArg(onePositional(positionals, 'task id', this.usage));
+      const as = actingAs(ctx, values.as);
+      return report(ctx, values.json, await store.tasks.release(id, as, 'released by owner'), (t) => `task ${t.id} released`);
+    },
+  },
+];
+
+export const taskVerb: Verb = {
+  name: 'task',
+  summary: 'create, list, claim, update, complete and release tasks',
+  usage: sub.map((s) => s.usage),
+  examples: [
+    'teamux task add --subject "Write the parser" --blocked-by 1',
+    'teamux task claim --as alice',
+    'teamux task update 3 --as alice --revision 2 --description "now with tests"',
+    'teamux task complete 3 --as alice --result "parser merged"',
+    'teamux task release --stale',
+  ],
+  run: (ctx, argv) => dispatch('task', sub, ctx, argv),
+};
+
+/** Run the named sub-command. */
+export async function dispatch(verb: string, subs: SubVerb[], ctx: CliContext, argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const s = subs.find((x) => x.name === name);
+  if (!s) {
+    const what = name === undefined ? `missing sub-command for "${verb}"` : `unknown sub-command "${verb} ${name}"`;
+    throw new UsageError(what, `one of: ${subs.map((x) => x.name).join(', ')} (teamux ${verb} --help)`);
+  }
+  return s.run(ctx, rest);
+}
+
+/** A multi-line human description of a task. */
+function describe(t: Task): string {
+  return [
+    `task ${t.id}: ${t.subject}`,
+    `  status:     ${t.status}${t.owner ? ` (owner ${t.owner})` : ''}`,
+    `  revision:   ${t.revision}`,
+    `  blockedBy:  ${t.blockedBy.join(', ') || '-'}`,
+    `  blocks:     ${t.blocks.join(', ') || '-'}`,
+    t.description ? `  description: ${t.description}` : '',
+    t.result ? `  result:     ${t.result}` : '',
+  ].filter(Boolean).join('\n');
+}
+
+/** Left-aligned columns. */
+export function table(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const fmt = (r: string[]): string => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  return [fmt(head), ...rows.map(fmt)].join('\n');
+}

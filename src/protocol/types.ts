@@ -1,0 +1,172 @@
+/**
+ * The on-disk record types of the team protocol, version 1: team config, members, tasks, inbox
+ * messages, requests and events. zod is the single source of both the TypeScript types and the
+ * messages shown when a file edited by hand does not parse. See docs/protocol.md.
+ */
+import { z } from 'zod';
+
+export const PROTOCOL_VERSION = 1;
+
+/** Member and team names: safe as file names, never able to reach outside the team folder. */
+export const NAME_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
+export const Name = z.string().regex(NAME_PATTERN, { message: `expected a name matching ${NAME_PATTERN.source}` });
+
+export const MemberStatus = z.enum(['working', 'idle', 'stopping', 'exited']);
+export type MemberStatus = z.infer<typeof MemberStatus>;
+
+export const Member = z.object({
+  name: Name,
+  role: z.string(),
+  kind: z.enum(['lead', 'teammate']),
+  status: MemberStatus,
+  pid: z.number().int().positive().nullable(),
+  /** Kernel start time of pid (Linux /proc/<pid>/stat field 22), to tell pid reuse apart. */
+  pidStart: z.number().nullable().default(null),
+  joinedAt: z.string().nullable(),
+  exitCode: z.number().int().nullable().default(null),
+  planRequired: z.boolean().default(false),
+  /** Who answers this member's plan requests: a member name (usually the lead). */
+  planApprover: z.string().nullable().default(null),
+  tools: z.array(z.string()).nullable().default(null),
+  /** How the member runs: a command line, or teamux's own agent. */
+  runtime: z.enum(['command', 'agent']).default('command'),
+});
+export type Member = z.infer<typeof Member>;
+
+export const TeamConfig = z.object({
+  version: z.literal(PROTOCOL_VERSION),
+  name: Name,
+  root: z.string(),
+  createdAt: z.string(),
+  layoutFile: z.string().nullable().default(null),
+  members: z.array(Member),
+});
+export type TeamConfig = z.infer<typeof TeamConfig>;
+
+export const TaskStatus = z.enum(['pending', 'in_progress', 'completed']);
+export type TaskStatus = z.infer<typeof TaskStatus>;
+
+export const TaskId = z.string().regex(/^[1-9][0-9]{0,8}$/, { message: 'expected a task id: a positive whole number' });
+
+export const Task = z.object({
+  version: z.literal(PROTOCOL_VERSION),
+  id: TaskId,
+  subject: z.string().min(1),
+  description: z.string().default(''),
+  status: TaskStatus,
+  owner: Name.nullable(),
+  blocks: z.array(TaskId),
+  blockedBy: z.array(TaskId),
+  revision: z.number().int().positive(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  claimedAt: z.string().nullable().default(null),
+  completedAt: z.string().nullable().default(null),
+  result: z.string().nullable().default(null),
+});
+export type Task = z.infer<typeof Task>;
+
+export const MESSAGE_TYPES = [
+  'message',
+  'broadcast',
+  'result',
+  'idle_notification',
+  'task_assignment',
+  'shutdown_request',
+  'shutdown_response',
+  'plan_approval_request',
+  'plan_approval_response',
+] as const;
+export const MessageType = z.enum(MESSAGE_TYPES);
+export type MessageType = z.infer<typeof MessageType>;
+
+export const Message = z.object({
+  id: z.string().min(1),
+  from: Name,
+  to: Name,
+  type: MessageType,
+  text: z.string().default(''),
+  payload: z.record(z.string(), z.unknown()).optional(),
+  time: z.string(),
+  request_id: z.string().optional(),
+});
+export type Message = z.infer<typeof Message>;
+
+export const RequestType = z.enum(['shutdown', 'plan_approval']);
+export type RequestType = z.infer<typeof RequestType>;
+export const RequestStatus = z.enum(['pending', 'approved', 'rejected']);
+export type RequestStatus = z.infer<typeof RequestStatus>;
+
+export const RequestId = z.string().regex(/^req-[a-z0-9-]{4,64}$/, { message: 'expected a request id like req-…' });
+
+export const ProtocolRequest = z.object({
+  version: z.literal(PROTOCOL_VERSION),
+  id: RequestId,
+  type: RequestType,
+  /** Who asked. */
+  from: Name,
+  /** Who must answer. */
+  to: Name,
+  status: RequestStatus,
+  /** The plan text, or the reason for a shutdown. */
+  body: z.string().default(''),
+  createdAt: z.string(),
+  resolvedAt: z.string().nullable().default(null),
+  response: z
+    .object({ by: Name, approve: z.boolean(), text: z.string(), at: z.string() })
+    .nullable()
+    .default(null),
+});
+export type ProtocolRequest = z.infer<typeof ProtocolRequest>;
+
+export const EVENT_TYPES = [
+  'task_created',
+  'task_claimed',
+  'task_updated',
+  'task_completed',
+  'task_released',
+  'message_sent',
+  'request_opened',
+  'request_resolved',
+  'member_joined',
+  'member_working',
+  'member_idle',
+  'member_stopping',
+  'member_exited',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface TeamEvent {
+  time: string;
+  type: EventType;
+  [key: string]: unknown;
+}
+
+/** Why the protocol refused an operation (exit code 3 on the CLI). */
+export type RefusalReason =
+  | 'not_found'
+  | 'already_claimed'
+  | 'blocked'
+  | 'already_completed'
+  | 'conflict'
+  | 'not_owner'
+  | 'cycle'
+  | 'unknown_member'
+  | 'not_pending'
+  | 'type_mismatch'
+  | 'wrong_responder'
+  | 'no_ready_task'
+  | 'timeout';
+
+/** The result of an operation the protocol may refuse: a value, never an exception. */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; reason: RefusalReason; message: string };
+
+/** Build a refusal. */
+export function refuse<T = never>(reason: RefusalReason, message: string): Outcome<T> {
+  return { ok: false, reason, message };
+}
+
+/** Build a success. */
+export function accept<T>(value: T): Outcome<T> {
+  return { ok: true, value };
+}

@@ -1,0 +1,90 @@
+/**
+ * Create or refresh a team folder from a team description (built from a layout by the caller).
+ * Refreshing keeps what is live: the status and pid of members that are still declared, the tasks,
+ * the inboxes and the requests. Seed tasks are created only on a board that never had a task.
+ */
+import type { Member } from '../protocol/types.js';
+import { ensureDir, readText } from './fsx.js';
+import { TeamStore } from './team.js';
+
+/** A member as a layout declares it. */
+export interface MemberSpec {
+  name: string;
+  role: string;
+  kind: 'lead' | 'teammate';
+  runtime: 'command' | 'agent';
+  planRequired: boolean;
+  planApprover: string | null;
+  tools: string[] | null;
+}
+
+/** A seed task; `key` is the id used in the layout, `blockedBy` refers to other keys. */
+export interface SeedTaskSpec {
+  key: string;
+  subject: string;
+  description: string;
+  blockedBy: string[];
+}
+
+/** Everything init needs. */
+export interface TeamSpec {
+  name: string;
+  root: string;
+  layoutFile: string | null;
+  members: MemberSpec[];
+  seedTasks: SeedTaskSpec[];
+}
+
+/** Create or refresh the folder; returns the store and whether seed tasks were created. */
+export async function initTeam(dir: string, spec: TeamSpec): Promise<{ store: TeamStore; created: boolean; seeded: number }> {
+  const store = TeamStore.forCreate(dir, 'init');
+  await ensureDir(dir);
+  for (const sub of [store.paths.tasks, store.paths.inboxes, store.paths.requests, store.paths.heartbeats, store.paths.spawns, store.paths.transcripts]) {
+    await ensureDir(sub);
+  }
+  const old = await store.readConfig();
+  const previous = new Map<string, Member>(old.ok ? old.config.members.map((m) => [m.name, m]) : []);
+  const members: Member[] = spec.members.map((s) => {
+    const was = previous.get(s.name);
+    return {
+      name: s.name, role: s.role, kind: s.kind, runtime: s.runtime, planRequired: s.planRequired, planApprover: s.planApprover, tools: s.tools,
+      status: was?.status ?? 'exited', pid: was?.pid ?? null, pidStart: was?.pidStart ?? null, joinedAt: was?.joinedAt ?? null, exitCode: was?.exitCode ?? null,
+    };
+  });
+  await store.writeConfig({
+    version: 1, name: spec.name, root: spec.root, layoutFile: spec.layoutFile,
+    createdAt: old.ok ? old.config.createdAt : new Date().toISOString(), members,
+  });
+  let seeded = 0;
+  const everHadTasks = (await readText(store.paths.highWater)) !== undefined;
+  if (!everHadTasks && spec.seedTasks.length > 0) {
+    const ids = new Map<string, string>();
+    // Seed tasks arrive in dependency order (the layout loader rejects cycles and unknown keys).
+    for (const t of topoOrder(spec.seedTasks)) {
+      const r = await store.tasks.create({ subject: t.subject, description: t.description, blockedBy: t.blockedBy.map((k) => ids.get(k)!) });
+      if (!r.ok) throw new Error(`seed task ${t.key}: ${r.message}`);
+      ids.set(t.key, r.value.id);
+      seeded++;
+    }
+  }
+  return { store, created: !old.ok, seeded };
+}
+
+/** Order seed tasks so every blocker comes before the tasks it blocks (stable otherwise). */
+function topoOrder(tasks: SeedTaskSpec[]): SeedTaskSpec[] {
+  const byKey = new Map(tasks.map((t) => [t.key, t]));
+  const done = new Set<string>();
+  const out: SeedTaskSpec[] = [];
+  const visit = (t: SeedTaskSpec, stack: Set<string>): void => {
+    if (done.has(t.key) || stack.has(t.key)) return;
+    stack.add(t.key);
+    for (const k of t.blockedBy) {
+      const up = byKey.get(k);
+      if (up) visit(up, stack);
+    }
+    done.add(t.key);
+    out.push(t);
+  };
+  for (const t of tasks) visit(t, new Set());
+  return out;
+}

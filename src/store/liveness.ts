@@ -1,0 +1,44 @@
+/**
+ * Is a member's process still there? A pid alone can be reused by the kernel, so the member record
+ * keeps the process start time from /proc and a heartbeat file; a member whose process is gone is
+ * reported as exited, never as idle.
+ */
+import { readFileSync } from 'node:fs';
+import type { Member, MemberStatus } from '../protocol/types.js';
+
+/** Heartbeats older than this, with no pid to check, mean the member is gone. */
+export const HEARTBEAT_STALE_MS = 30_000;
+
+/** The kernel start time of a process (clock ticks since boot), or null when unavailable. */
+export function processStartTime(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 2 (comm) may contain spaces and parentheses: split after the last ')'.
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const start = Number(rest[19]);
+    return Number.isFinite(start) ? start : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True if a process with this pid exists (and, when known, started at pidStart). */
+export function pidAlive(pid: number, pidStart: number | null): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  if (pidStart === null) return true;
+  const now = processStartTime(pid);
+  return now === null || now === pidStart;
+}
+
+/** The status to report for a member, given its record and its last heartbeat time (ms). */
+export function effectiveStatus(member: Member, heartbeatAt: number | null, now: number): MemberStatus {
+  if (member.status === 'exited') return 'exited';
+  if (member.pid !== null) return pidAlive(member.pid, member.pidStart) ? member.status : 'exited';
+  if (heartbeatAt !== null && now - heartbeatAt > HEARTBEAT_STALE_MS) return 'exited';
+  if (heartbeatAt === null) return 'exited';
+  return member.status;
+}

@@ -1,0 +1,38 @@
+/**
+ * Diagnostics go to `teamux.log` in the team folder; stdout belongs to the TUI. Lines that look like
+ * API keys are redacted before they are written, so a secret never reaches the disk through a log.
+ */
+import { appendFileSync } from 'node:fs';
+import { FILE_MODE } from './fsx.js';
+
+const SECRET = /(sk-ant-[A-Za-z0-9_-]{8,}|x-api-key["':\s]+[^\s"',}]+|ANTHROPIC_API_KEY=\S+)/g;
+
+/** Replace anything that looks like an API key with a marker. */
+export function redact(text: string): string {
+  const key = process.env.ANTHROPIC_API_KEY;
+  let out = text.replace(SECRET, '[redacted]');
+  if (key && key.length >= 8) out = out.split(key).join('[redacted]');
+  return out;
+}
+
+/** A line-oriented diagnostic log. Writes are synchronous so the last line before a crash lands. */
+export class Log {
+  constructor(private readonly file: string | null, private readonly who: string) {}
+
+  info(message: string): void { this.write('info', message); }
+  warn(message: string): void { this.write('warn', message); }
+  error(message: string, err?: unknown): void {
+    const detail = err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : err === undefined ? '' : String(err);
+    this.write('error', detail ? `${message}: ${detail}` : message);
+  }
+
+  private write(level: string, message: string): void {
+    if (!this.file) return;
+    const line = `${new Date().toISOString()} ${level} [${this.who} ${process.pid}] ${redact(message)}\n`;
+    try {
+      appendFileSync(this.file, line, { mode: FILE_MODE });
+    } catch {
+      // Logging must never take the program down.
+    }
+  }
+}

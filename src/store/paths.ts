@@ -1,0 +1,42 @@
+/**
+ * Where everything lives inside a team folder `<root>/.teamux/<team>/`. Names are checked against
+ * NAME_PATTERN before they become path parts, so no member name can reach outside the folder.
+ */
+import * as path from 'node:path';
+import { NAME_PATTERN } from '../protocol/types.js';
+
+/** The paths of one team folder. */
+export class TeamPaths {
+  constructor(readonly dir: string) {}
+
+  get config(): string { return path.join(this.dir, 'team.json'); }
+  get tasks(): string { return path.join(this.dir, 'tasks'); }
+  get highWater(): string { return path.join(this.dir, 'tasks', 'highwater'); }
+  get inboxes(): string { return path.join(this.dir, 'inboxes'); }
+  get requests(): string { return path.join(this.dir, 'requests'); }
+  get heartbeats(): string { return path.join(this.dir, 'heartbeats'); }
+  get spawns(): string { return path.join(this.dir, 'spawn'); }
+  get transcripts(): string { return path.join(this.dir, 'transcripts'); }
+  get events(): string { return path.join(this.dir, 'events.jsonl'); }
+  get log(): string { return path.join(this.dir, 'teamux.log'); }
+
+  task(id: string): string { return path.join(this.tasks, `${id}.json`); }
+  inbox(member: string): string { return path.join(this.inboxes, `${safeName(member)}.jsonl`); }
+  cursor(member: string, reader: string): string {
+    return path.join(this.inboxes, `${safeName(member)}.cursor.${safeName(reader)}.json`);
+  }
+  request(id: string): string { return path.join(this.requests, `${id}.json`); }
+  heartbeat(member: string): string { return path.join(this.heartbeats, `${safeName(member)}.json`); }
+  transcript(member: string): string { return path.join(this.transcripts, `${safeName(member)}.json`); }
+}
+
+/** The team folder for a team name under a root folder. */
+export function teamDirFor(root: string, team: string): string {
+  return path.join(path.resolve(root), '.teamux', safeName(team));
+}
+
+/** Return the name if it is safe as a path part, else throw (a bug: callers validate first). */
+export function safeName(name: string): string {
+  if (!NAME_PATTERN.test(name)) throw new Error(`unsafe name ${JSON.stringify(name)}`);
+  return name;
+}

@@ -1,0 +1,234 @@
+/**
+ * TeamStore: the one entry point to a team folder. It owns the roster in `team.json` and checks
+ * every name against it, so a message to an unknown member is an error and never a silent success.
+ * Tasks, inboxes, requests and events each live in their own class; this file ties them together
+ * and records the coordination events.
+ */
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { requestMessageType, responseMessageType, type ResponseInput } from '../protocol/requests.js';
+import {
+  accept, refuse, TeamConfig, type Member, type MemberStatus, type Message, type Outcome, type ProtocolRequest,
+  type RequestType, type Task,
+} from '../protocol/types.js';
+import { EventLog } from './events.js';
+import { ensureDir, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
+import { Mailbox, type Outgoing } from './inbox.js';
+import { effectiveStatus, processStartTime } from './liveness.js';
+import { withLock } from './lock.js';
+import { Log } from './log.js';
+import { TeamPaths } from './paths.js';
+import { RequestBook } from './requests.js';
+import { TaskBoard } from './tasks.js';
+
+/** A member as reported: its record plus the status its process really has. */
+export interface MemberView extends Member {
+  reportedStatus: MemberStatus;
+  heartbeatAt: string | null;
+}
+
+/** Why a team folder could not be opened. */
+export interface OpenError {
+  message: string;
+  hint: string;
+}
+
+/** A handle on one team folder. */
+export class TeamStore {
+  readonly paths: TeamPaths;
+  readonly events: EventLog;
+  readonly tasks: TaskBoard;
+  readonly mail: Mailbox;
+  readonly requests: RequestBook;
+  readonly log: Log;
+
+  private constructor(readonly dir: string, who: string) {
+    this.paths = new TeamPaths(dir);
+    this.events = new EventLog(this.paths.events);
+    this.tasks = new TaskBoard(this.paths, this.events);
+    this.mail = new Mailbox(this.paths);
+    this.requests = new RequestBook(this.paths);
+    this.log = new Log(this.paths.log, who);
+  }
+
+  /** Open an existing team folder; a missing or unreadable one is a value, not an exception. */
+  static async open(dir: string, who = 'cli'): Promise<{ ok: true; store: TeamStore } | { ok: false; error: OpenError }> {
+    const store = new TeamStore(path.resolve(dir), who);
+    const cfg = await store.readConfig();
+    if (!cfg.ok) return { ok: false, error: cfg.error };
+    return { ok: true, store };
+  }
+
+  /** Open a folder for creation (used by init); it need not hold a team yet. */
+  static forCreate(dir: string, who = 'cli'): TeamStore {
+    return new TeamStore(path.resolve(dir), who);
+  }
+
+  /** Read and check team.json. */
+  async readConfig(): Promise<{ ok: true; config: TeamConfig } | { ok: false; error: OpenError }> {
+    const file = this.paths.config;
+    const text = await readText(file).catch((err: Error) => err);
+    if (text instanceof Error) return { ok: false, error: { message: `cannot read ${file}: ${text.message}`, hint: 'check the folder permissions' } };
+    if (text === undefined) {
+      return { ok: false, error: { message: `no team at ${this.dir} (${file} does not exist)`, hint: 'create one with `teamux init LAYOUT.yaml`, or pass the folder it printed with --team-dir' } };
+    }
+    const json = parseJson(file, text);
+    if (!json.ok) return { ok: false, error: { message: `${file}: ${json.problem.message}`, hint: 'fix the file by hand or re-create it with `teamux init`' } };
+    const parsed = TeamConfig.safeParse(json.value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      return { ok: false, error: { message: `${file}: ${issue.path.join('.') || '(top)'}: ${issue.message}`, hint: 'fix the file by hand or re-create it with `teamux init`' } };
+    }
+    return { ok: true, config: parsed.data };
+  }
+
+  /** The team config; throws only if the file vanished after open (a bug or a race with rm). */
+  async config(): Promise<TeamConfig> {
+    const r = await this.readConfig();
+    if (!r.ok) throw new Error(r.error.message);
+    return r.config;
+  }
+
+  /** Write the whole config atomically (init and refresh). */
+  async writeConfig(config: TeamConfig): Promise<void> {
+    await ensureDir(this.dir);
+    await writeJson(this.paths.config, TeamConfig.parse(config));
+  }
+
+  /** One member by name. */
+  async member(name: string): Promise<Outcome<Member>> {
+    const m = (await this.config()).members.find((x) => x.name === name);
+    return m ? accept(m) : refuse('unknown_member', `${JSON.stringify(name)} is not a member of this team`);
+  }
+
+  /** Every member with its liveness-checked status. */
+  async roster(): Promise<MemberView[]> {
+    const cfg = await this.config();
+    const now = Date.now();
+    return Promise.all(cfg.members.map(async (m) => {
+      const hb = await this.heartbeatAt(m.name);
+      return { ...m, reportedStatus: effectiveStatus(m, hb, now), heartbeatAt: hb === null ? null : new Date(hb).toISOString() };
+    }));
+  }
+
+  /** Change fields of a member record under the config lock, recording the status change. */
+  async updateMember(name: string, patch: Partial<Pick<Member, 'status' | 'pid' | 'pidStart' | 'joinedAt' | 'exitCode'>>): Promise<Outcome<Member>> {
+    const result = await withLock(this.paths.config, async () => {
+      const cfg = await this.config();
+      const i = cfg.members.findIndex((m) => m.name === name);
+      if (i < 0) return refuse<Member>('unknown_member', `${JSON.stringify(name)} is not a member of this team`);
+      const next = { ...cfg.members[i]!, ...patch };
+      cfg.members[i] = next;
+      await this.writeConfig(cfg);
+      return accept(next);
+    });
+    if (result.ok && patch.status !== undefined) {
+      const type = patch.joinedAt ? 'member_joined' : (`member_${patch.status}` as const);
+      await this.events.record(type, { member: name, status: patch.status, pid: patch.pid, exitCode: patch.exitCode });
+    }
+    return result;
+  }
+
+  /** Record that a member's process started. */
+  async memberStarted(name: string, pid: number): Promise<Outcome<Member>> {
+    return this.updateMember(name, { status: 'working', pid, pidStart: processStartTime(pid), joinedAt: new Date().toISOString(), exitCode: null });
+  }
+
+  /** Write the member's heartbeat file. */
+  async heartbeat(name: string): Promise<void> {
+    await ensureDir(this.paths.heartbeats);
+    await writeJson(this.paths.heartbeat(name), { pid: process.pid, at: new Date().toISOString() });
+  }
+
+  private async heartbeatAt(name: string): Promise<number | null> {
+    try {
+      return (await fsp.stat(this.paths.heartbeat(name))).mtimeMs;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Send a message; both ends must be members. */
+  async send(out: Outgoing): Promise<Outcome<Message>> {
+    const names = new Set((await this.config()).members.map((m) => m.name));
+    if (!names.has(out.from)) return refuse('unknown_member', `sender ${JSON.stringify(out.from)} is not a member of this team`);
+    if (!names.has(out.to)) return refuse('unknown_member', `recipient ${JSON.stringify(out.to)} is not a member of this team`);
+    const msg = this.mail.compose(out);
+    await this.mail.deliver(msg);
+    await this.events.record('message_sent', { id: msg.id, from: msg.from, to: msg.to, messageType: msg.type, excerpt: excerpt(msg.text), request_id: msg.request_id });
+    // An idle notification is also the sender's status: the board shows it idle until it works again.
+    if (msg.type === 'idle_notification') await this.updateMember(msg.from, { status: 'idle' });
+    return accept(msg);
+  }
+
+  /** Deliver a broadcast to every member except the sender. */
+  async broadcast(from: string, text: string): Promise<Outcome<Message[]>> {
+    const cfg = await this.config();
+    if (!cfg.members.some((m) => m.name === from)) return refuse('unknown_member', `sender ${JSON.stringify(from)} is not a member of this team`);
+    const sent: Message[] = [];
+    for (const m of cfg.members) {
+      if (m.name === from) continue;
+      const r = await this.send({ from, to: m.name, type: 'broadcast', text });
+      if (r.ok) sent.push(r.value);
+    }
+    return accept(sent);
+  }
+
+  /** Open a request from `from` to `to` and deliver its *_request message. */
+  async openRequest(type: RequestType, from: string, to: string, body: string): Promise<Outcome<ProtocolRequest>> {
+    for (const who of [from, to]) {
+      const m = await this.member(who);
+      if (!m.ok) return m;
+    }
+    const req = await this.requests.create(type, from, to, body);
+    await this.events.record('request_opened', { request_id: req.id, requestType: type, from, to });
+    const sent = await this.send({ from, to, type: requestMessageType(type), text: body, request_id: req.id });
+    if (!sent.ok) return sent;
+    return accept(req);
+  }
+
+  /** Answer a request and deliver the *_response message to whoever asked. */
+  async answerRequest(id: string, by: string, approve: boolean, text: string, type?: ResponseInput['type']): Promise<Outcome<ProtocolRequest>> {
+    const found = await this.requests.get(id);
+    if (!found.ok) return found;
+    const responseType = type ?? responseMessageType(found.value.type);
+    const r = await this.requests.answer(id, { type: responseType, by, approve, text });
+    if (!r.ok) return r;
+    await this.events.record('request_resolved', { request_id: id, requestType: r.value.type, by, approve, from: r.value.from });
+    const payload = r.value.type === 'shutdown' ? { approve, reason: text } : { approve, feedback: text };
+    const sent = await this.send({ from: by, to: r.value.from, type: responseType, text, payload, request_id: id });
+    if (!sent.ok) return sent;
+    return r;
+  }
+
+  /** Claim a task (or the next ready one) as a member; the member is marked working. */
+  async claim(by: string, id?: string): Promise<Outcome<Task>> {
+    const m = await this.member(by);
+    if (!m.ok) return m;
+    const r = await this.tasks.claim(by, id);
+    if (r.ok && m.value.status !== 'working' && m.value.status !== 'stopping') await this.updateMember(by, { status: 'working' });
+    return r;
+  }
+
+  /** Release in_progress tasks whose owner has exited; returns what was released. */
+  async releaseStale(): Promise<{ released: Task[]; problems: FileProblem[] }> {
+    const roster = await this.roster();
+    const gone = new Set(roster.filter((m) => m.reportedStatus === 'exited').map((m) => m.name));
+    const known = new Set(roster.map((m) => m.name));
+    const board = await this.tasks.snapshot();
+    const released: Task[] = [];
+    for (const t of board.tasks) {
+      if (t.status !== 'in_progress' || t.owner === null) continue;
+      if (!gone.has(t.owner) && known.has(t.owner)) continue;
+      const r = await this.tasks.release(t.id, null, `owner ${t.owner} has exited`);
+      if (r.ok) released.push(r.value);
+    }
+    return { released, problems: board.problems };
+  }
+}
+
+/** A one-line excerpt of a message for the event log and sidebar. */
+export function excerpt(text: string, max = 80): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : flat.slice(0, max - 1) + '…';
+}

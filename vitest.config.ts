@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/setup/build.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // Multi-process and tmux tests load both cores; run files two at a time.
+    maxWorkers: 2,
+    fileParallelism: true,
+  },
+});
