@@ -1,0 +1,70 @@
+/**
+ * Drawing a pane's emulator into blessed's cell grid. paintPane copies the visible rows of a
+ * PaneTerminal into `screen.lines[y][x] = [attr, ch]` inside a rectangle and marks the rows it
+ * changed dirty; blessed's draw (patched by blessed-attrs.ts) then sends only what differs from
+ * the previous frame. The only state owned here is one scratch row of cells reused by every call,
+ * so a frame allocates nothing per cell. Nothing here calls screen.render(): the owner schedules
+ * frames and positions the real cursor from the PaneCursor returned.
+ */
+
+import type { Widgets } from 'blessed';
+import type { Cell } from '../vt/cells.js';
+import type { PaneCursor, PaneTerminal } from '../vt/terminal.js';
+import { installBlessedAttrs, type BlessedScreenInternals } from './blessed-attrs.js';
+
+/** Where a pane's content sits on the screen, in cells. */
+export interface PaneRect {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+// one row of cells, reused by every paintPane call (the event loop is single-threaded)
+const scratch: Cell[] = [];
+
+/**
+ * Copy the emulator's visible rows into the screen's cell grid within rect; returns the pane's
+ * cursor in screen coordinates (visible is false when hidden, scrolled away or outside rect).
+ */
+export function paintPane(screen: Widgets.Screen, term: PaneTerminal, rect: PaneRect): PaneCursor {
+  installBlessedAttrs();
+  const internals = screen as unknown as BlessedScreenInternals;
+  const lines = internals.lines;
+  const blank = internals.dattr;
+  const left = Math.max(0, rect.left);
+  const skip = left - rect.left;
+
+  for (let y = 0; y < rect.height; y++) {
+    const line = lines[rect.top + y];
+    if (!line) continue;
+    const filled = y < term.rows ? term.readRowInto(y, scratch) : 0;
+    const right = Math.min(rect.left + rect.width, line.length);
+    let dirty = false;
+    for (let sx = left; sx < right; sx++) {
+      const x = sx - rect.left;
+      let attr = blank;
+      let ch = ' ';
+      const cell = x < filled ? scratch[x] : undefined;
+      if (cell) {
+        attr = cell.attr;
+        ch = cell.ch;
+        // Half a wide char cannot be drawn: at a clipped edge it becomes a blank.
+        if ((cell.width === 2 && sx + 1 >= right) || (cell.width === 0 && x === skip && skip > 0)) {
+          ch = ' ';
+        }
+      }
+      const target = line[sx]!;
+      if (target[0] !== attr || target[1] !== ch) {
+        target[0] = attr;
+        target[1] = ch;
+        dirty = true;
+      }
+    }
+    if (dirty) line.dirty = true;
+  }
+
+  const cursor = term.cursor;
+  const visible = cursor.visible && cursor.x < rect.width && cursor.y < rect.height;
+  return { x: rect.left + cursor.x, y: rect.top + cursor.y, visible };
+}

@@ -1,0 +1,134 @@
+/**
+ * Reading xterm buffer lines into blessed-shaped cells: `{ ch, width, attr }` with attr in the
+ * packed layout of attr.ts. A wide char is one width-2 cell followed by a width-0 placeholder
+ * whose ch is '' so columns stay aligned. This runs for every cell of every dirty pane each frame,
+ * so CellReader reuses one xterm IBufferCell and keeps a one-entry attr cache: runs of cells with
+ * the same style (the common case) cost one comparison instead of a dozen accessor calls.
+ */
+
+import type { IBufferCell, IBufferLine } from '@xterm/headless';
+import {
+  ATTR_DEFAULT,
+  ATTR_DEFAULT_COLOR,
+  FLAG_BLINK,
+  FLAG_BOLD,
+  FLAG_DIM,
+  FLAG_INVERSE,
+  FLAG_INVISIBLE,
+  FLAG_ITALIC,
+  FLAG_UNDERLINE,
+  packAttr,
+} from './attr.js';
+import { nearestPaletteIndexOf } from './palette.js';
+
+/** One screen cell: the text drawn there, its column width, its packed attr. */
+export interface Cell {
+  ch: string;
+  width: 0 | 1 | 2;
+  attr: number;
+}
+
+/** The packed attr (attr.ts layout) of an xterm buffer cell; truecolor is reduced to xterm-256. */
+export function attrOfCell(cell: IBufferCell): number {
+  if (cell.isAttributeDefault()) return ATTR_DEFAULT;
+  let flags = 0;
+  if (cell.isBold()) flags |= FLAG_BOLD;
+  if (cell.isUnderline()) flags |= FLAG_UNDERLINE;
+  if (cell.isBlink()) flags |= FLAG_BLINK;
+  if (cell.isInverse()) flags |= FLAG_INVERSE;
+  if (cell.isInvisible()) flags |= FLAG_INVISIBLE;
+  if (cell.isItalic()) flags |= FLAG_ITALIC;
+  if (cell.isDim()) flags |= FLAG_DIM;
+  const fg = cell.isFgDefault()
+    ? ATTR_DEFAULT_COLOR
+    : cell.isFgRGB()
+      ? nearestPaletteIndexOf(cell.getFgColor())
+      : cell.getFgColor() & 0xff;
+  const bg = cell.isBgDefault()
+    ? ATTR_DEFAULT_COLOR
+    : cell.isBgRGB()
+      ? nearestPaletteIndexOf(cell.getBgColor())
+      : cell.getBgColor() & 0xff;
+  return packAttr(flags, fg, bg);
+}
+
+/** xterm's internal attribute words (AttributeData.fg/bg); read only as a cache key. */
+interface RawAttributes {
+  fg?: number;
+  bg?: number;
+}
+
+/** Set in xterm's bg word when the cell carries extended attrs (underline style/colour, links). */
+const BG_HAS_EXTENDED = 0x10000000;
+
+/** Reads buffer lines into Cells through one reused IBufferCell. */
+export class CellReader {
+  // reused for every cell read; never escapes
+  private readonly scratch: IBufferCell;
+  private readonly visitCell: Cell = { ch: ' ', width: 1, attr: ATTR_DEFAULT };
+  // one-entry cache: the raw attribute words last converted and their packed attr
+  private lastFg = -1;
+  private lastBg = -1;
+  private lastAttr = ATTR_DEFAULT;
+
+  constructor(scratch: IBufferCell) {
+    this.scratch = scratch;
+  }
+
+  /** Fill out[0..cols) from line (blank cells past its end); returns cols. */
+  read(line: IBufferLine | undefined, cols: number, out: Cell[]): number {
+    for (let x = 0; x < cols; x++) {
+      let target = out[x];
+      if (!target) {
+        target = { ch: ' ', width: 1, attr: ATTR_DEFAULT };
+        out[x] = target;
+      }
+      this.load(line, x, target);
+    }
+    out.length = cols;
+    return cols;
+  }
+
+  /** Call visit for each of the cols cells of line with one reused Cell. */
+  visit(line: IBufferLine | undefined, cols: number, visit: (x: number, cell: Readonly<Cell>) => void): void {
+    const cell = this.visitCell;
+    for (let x = 0; x < cols; x++) {
+      this.load(line, x, cell);
+      visit(x, cell);
+    }
+  }
+
+  private load(line: IBufferLine | undefined, x: number, target: Cell): void {
+    const cell = line?.getCell(x, this.scratch);
+    if (!cell) {
+      target.ch = ' ';
+      target.width = 1;
+      target.attr = ATTR_DEFAULT;
+      return;
+    }
+    const width = cell.getWidth();
+    if (width === 0) {
+      target.ch = '';
+      target.width = 0;
+    } else {
+      target.ch = cell.getChars() || ' ';
+      target.width = width === 2 ? 2 : 1;
+    }
+    target.attr = this.attrOf(cell);
+  }
+
+  private attrOf(cell: IBufferCell): number {
+    const raw = cell as unknown as RawAttributes;
+    const fg = raw.fg;
+    const bg = raw.bg;
+    if (typeof fg !== 'number' || typeof bg !== 'number' || (bg & BG_HAS_EXTENDED) !== 0) {
+      return attrOfCell(cell);
+    }
+    if (fg !== this.lastFg || bg !== this.lastBg) {
+      this.lastFg = fg;
+      this.lastBg = bg;
+      this.lastAttr = attrOfCell(cell);
+    }
+    return this.lastAttr;
+  }
+}

@@ -1,0 +1,256 @@
+/**
+ * PaneTerminal: the emulator state of one pane. It owns an @xterm/headless Terminal fed with the
+ * bytes of the pane's process, the count of bytes written but not yet parsed (for flow control),
+ * and the listeners that carry the emulator's replies (DA, DSR/CPR, mouse and focus reports) back
+ * to the process. It exposes what the ui needs to draw (rows of packed cells, the cursor) and
+ * what the input side needs to encode keys (modes). It knows nothing of blessed or node-pty.
+ */
+
+import xtermHeadless from '@xterm/headless';
+import type { IDisposable, Terminal as XtermTerminal } from '@xterm/headless';
+import { CellReader, type Cell } from './cells.js';
+import {
+  isCursorHidden,
+  mouseEncodingOf,
+  triggerMouseEvent,
+  type MouseEncoding,
+  type MouseReport,
+} from './xterm-internals.js';
+
+const TRAILING_SPACES = / +$/;
+
+// @xterm/headless ships CommonJS only; under Node ESM its exports arrive on the default import.
+const { Terminal } = xtermHeadless;
+
+export type { Cell } from './cells.js';
+export type { MouseEncoding, MouseReport } from './xterm-internals.js';
+
+/** Something that holds resources and must be released by its owner. */
+export interface Disposable {
+  dispose(): void;
+}
+
+/** Which mouse events the application asked to be told about (DECSET 9/1000/1002/1003). */
+export type MouseTrackingMode = 'none' | 'x10' | 'vt200' | 'drag' | 'any';
+
+/** The terminal modes the owner needs to encode input for this pane. */
+export interface PaneModes {
+  mouseTracking: MouseTrackingMode;
+  mouseEncoding: MouseEncoding;
+  bracketedPaste: boolean;
+  applicationCursorKeys: boolean;
+  applicationKeypad: boolean;
+  /** The application wants `CSI I` / `CSI O` on focus changes (DECSET 1004). */
+  sendFocus: boolean;
+  alternateScreen: boolean;
+}
+
+/** The cursor within the visible viewport; visible is false when hidden or scrolled out of view. */
+export interface PaneCursor {
+  x: number;
+  y: number;
+  visible: boolean;
+}
+
+/** Options for a new PaneTerminal. */
+export interface PaneTerminalOptions {
+  cols: number;
+  rows: number;
+  /** Lines of history kept above the screen; default 5000. */
+  scrollback?: number;
+}
+
+/** A reply the emulator wants sent to the process; binary replies are one byte per char (X10 mouse). */
+export type ReplyListener = (data: string, binary: boolean) => void;
+
+/** The per-pane terminal model: bytes in, cells and modes out. */
+export class PaneTerminal implements Disposable {
+  // emulator, for the pane's whole life
+  private readonly term: XtermTerminal;
+  private readonly reader: CellReader;
+  // listeners registered with the emulator, released on dispose
+  private readonly subscriptions: IDisposable[] = [];
+  private readonly replyListeners = new Set<ReplyListener>();
+  // flow control: bytes handed to write() whose parse callback has not fired yet
+  private pending = 0;
+  private disposed = false;
+
+  constructor(options: PaneTerminalOptions) {
+    this.term = new Terminal({
+      cols: options.cols,
+      rows: options.rows,
+      scrollback: options.scrollback ?? 5000,
+      allowProposedApi: true,
+    });
+    this.reader = new CellReader(this.term.buffer.active.getNullCell());
+    this.track(this.term.onData((data) => this.emitReply(data, false)));
+    this.track(this.term.onBinary((data) => this.emitReply(data, true)));
+  }
+
+  /** Feed process output; onParsed fires once the emulator has parsed these bytes. */
+  write(data: string | Uint8Array, onParsed?: () => void): void {
+    if (this.disposed) return;
+    const size = typeof data === 'string' ? data.length : data.byteLength;
+    this.pending += size;
+    this.term.write(data, () => {
+      this.pending -= size;
+      onParsed?.();
+    });
+  }
+
+  /** Feed process output and resolve once it is parsed. */
+  writeAsync(data: string | Uint8Array): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    return new Promise((resolve) => this.write(data, resolve));
+  }
+
+  /** Bytes written but not parsed yet (UTF-16 units for string writes). */
+  get pendingBytes(): number {
+    return this.pending;
+  }
+
+  /** Listen for replies the emulator generates (DA, DSR/CPR, mouse and focus reports). */
+  onReply(listener: ReplyListener): Disposable {
+    this.replyListeners.add(listener);
+    return { dispose: () => void this.replyListeners.delete(listener) };
+  }
+
+  /** Listen for title changes (OSC 0/2). */
+  onTitle(listener: (title: string) => void): Disposable {
+    return this.track(this.term.onTitleChange(listener));
+  }
+
+  /** Listen for the bell (BEL). */
+  onBell(listener: () => void): Disposable {
+    return this.track(this.term.onBell(listener));
+  }
+
+  /** Columns of the emulated screen. */
+  get cols(): number {
+    return this.term.cols;
+  }
+
+  /** Rows of the emulated screen. */
+  get rows(): number {
+    return this.term.rows;
+  }
+
+  /** Resize the screen; the owner resizes the pty to match. */
+  resize(cols: number, rows: number): void {
+    if (cols === this.term.cols && rows === this.term.rows) return;
+    this.term.resize(Math.max(1, cols), Math.max(1, rows));
+  }
+
+  /** Move the viewport through history: negative is up (older), positive down. */
+  scrollBy(lines: number): void {
+    this.term.scrollLines(lines);
+  }
+
+  /** Return the viewport to the live screen. */
+  scrollToBottom(): void {
+    this.term.scrollToBottom();
+  }
+
+  /** Whether the viewport shows history rather than the live screen. */
+  get isScrolledBack(): boolean {
+    const buffer = this.term.buffer.active;
+    return buffer.viewportY < buffer.baseY;
+  }
+
+  /** How many lines the viewport is above the live screen (0 when at the bottom). */
+  get scrollOffset(): number {
+    const buffer = this.term.buffer.active;
+    return buffer.baseY - buffer.viewportY;
+  }
+
+  /** The modes set by the application. */
+  get modes(): PaneModes {
+    const modes = this.term.modes;
+    return {
+      mouseTracking: modes.mouseTrackingMode,
+      mouseEncoding: mouseEncodingOf(this.term),
+      bracketedPaste: modes.bracketedPasteMode,
+      applicationCursorKeys: modes.applicationCursorKeysMode,
+      applicationKeypad: modes.applicationKeypadMode,
+      sendFocus: modes.sendFocusMode,
+      alternateScreen: this.term.buffer.active.type === 'alternate',
+    };
+  }
+
+  /** The cursor in viewport coordinates. */
+  get cursor(): PaneCursor {
+    const buffer = this.term.buffer.active;
+    const y = buffer.cursorY + buffer.baseY - buffer.viewportY;
+    const x = Math.min(buffer.cursorX, this.term.cols - 1);
+    const visible = !isCursorHidden(this.term) && y >= 0 && y < this.term.rows;
+    return { x, y, visible };
+  }
+
+  /** Encode a mouse event under the application's mouse mode; false if it is not reported. */
+  reportMouse(report: MouseReport): boolean {
+    if (this.term.modes.mouseTrackingMode === 'none') return false;
+    return triggerMouseEvent(this.term, report);
+  }
+
+  /** Send a focus report if the application asked for them (DECSET 1004). */
+  reportFocus(focused: boolean): boolean {
+    if (!this.term.modes.sendFocusMode) return false;
+    this.emitReply(focused ? '\x1b[I' : '\x1b[O', false);
+    return true;
+  }
+
+  /** The cells of visible row y (0-based, viewport-relative); always `cols` cells. */
+  readRow(y: number): Cell[] {
+    const cells: Cell[] = [];
+    this.readRowInto(y, cells);
+    return cells;
+  }
+
+  /** Fill `out` with the cells of visible row y, reusing its Cell objects; returns `cols`. */
+  readRowInto(y: number, out: Cell[]): number {
+    const buffer = this.term.buffer.active;
+    return this.reader.read(buffer.getLine(buffer.viewportY + y), this.term.cols, out);
+  }
+
+  /** Visit the cells of visible row y without allocating; the cell is reused between calls. */
+  forEachCell(y: number, visit: (x: number, cell: Readonly<Cell>) => void): void {
+    const buffer = this.term.buffer.active;
+    this.reader.visit(buffer.getLine(buffer.viewportY + y), this.term.cols, visit);
+  }
+
+  /** The plain text of the visible rows, right-trimmed (written spaces too, not only empty cells). */
+  snapshotText(): string[] {
+    const buffer = this.term.buffer.active;
+    const rows: string[] = [];
+    for (let y = 0; y < this.term.rows; y++) {
+      const text = buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '';
+      rows.push(text.replace(TRAILING_SPACES, ''));
+    }
+    return rows;
+  }
+
+  /** Release the emulator and every listener. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
+    this.replyListeners.clear();
+    this.term.dispose();
+  }
+
+  /** Register an emulator subscription with this pane; disposing it also forgets it. */
+  private track(subscription: IDisposable): Disposable {
+    this.subscriptions.push(subscription);
+    return {
+      dispose: () => {
+        const index = this.subscriptions.indexOf(subscription);
+        if (index >= 0) this.subscriptions.splice(index, 1);
+        subscription.dispose();
+      },
+    };
+  }
+
+  private emitReply(data: string, binary: boolean): void {
+    for (const listener of this.replyListeners) listener(data, binary);
+  }
+}

@@ -1,0 +1,183 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { PaneTerminal } from '../../src/vt/terminal.js';
+import { waitFor } from './helpers.js';
+
+const terms: PaneTerminal[] = [];
+function make(cols = 20, rows = 5, scrollback = 100): PaneTerminal {
+  const term = new PaneTerminal({ cols, rows, scrollback });
+  terms.push(term);
+  return term;
+}
+afterEach(() => {
+  for (const term of terms.splice(0)) term.dispose();
+});
+
+describe('PaneTerminal', () => {
+  it('write.parses-bytes-and-strings-into-screen-text', async () => {
+    const term = make();
+    await term.writeAsync('hello\r\n');
+    await term.writeAsync(new TextEncoder().encode('wörld'));
+    expect(term.snapshotText()).toEqual(['hello', 'wörld', '', '', '']);
+  });
+
+  it('write.tracks-pending-bytes-until-parsed', async () => {
+    const term = make();
+    let parsed = false;
+    term.write('x'.repeat(1000), () => (parsed = true));
+    expect(term.pendingBytes).toBe(1000);
+    term.write(new Uint8Array(24).fill(0x41));
+    expect(term.pendingBytes).toBe(1024);
+    await waitFor(() => term.pendingBytes === 0, 2000, 'backlog drained');
+    expect(parsed).toBe(true);
+  });
+
+  it('reply.answers-device-attributes-and-cursor-position', async () => {
+    const term = make();
+    const replies: string[] = [];
+    term.onReply((data) => replies.push(data));
+    await term.writeAsync('ab\x1b[3;5H\x1b[c\x1b[6n');
+    expect(replies[0]).toMatch(/^\x1b\[\?[\d;]+c$/);
+    expect(replies[1]).toBe('\x1b[3;5R');
+  });
+
+  it('reply.listener-stops-after-dispose', async () => {
+    const term = make();
+    const replies: string[] = [];
+    const subscription = term.onReply((data) => replies.push(data));
+    subscription.dispose();
+    await term.writeAsync('\x1b[6n');
+    expect(replies).toEqual([]);
+  });
+
+  it('alternate-screen.leave-restores-main-screen', async () => {
+    const term = make();
+    await term.writeAsync('main 1\r\nmain 2');
+    expect(term.modes.alternateScreen).toBe(false);
+    await term.writeAsync('\x1b[?1049h\x1b[H\x1b[2Jfull screen app');
+    expect(term.modes.alternateScreen).toBe(true);
+    expect(term.snapshotText()[0]).toBe('full screen app');
+    expect(term.snapshotText()).not.toContain('main 1');
+    await term.writeAsync('\x1b[?1049l');
+    expect(term.modes.alternateScreen).toBe(false);
+    expect(term.snapshotText().slice(0, 2)).toEqual(['main 1', 'main 2']);
+    expect(term.cursor).toMatchObject({ x: 6, y: 1, visible: true });
+  });
+
+  it('resize.changes-size-and-rewraps-nothing-lost', async () => {
+    const term = make(10, 3);
+    await term.writeAsync('0123456789\r\nabc');
+    term.resize(20, 6);
+    expect([term.cols, term.rows]).toEqual([20, 6]);
+    const text = term.snapshotText();
+    expect(text).toHaveLength(6);
+    expect(text.join('\n')).toContain('abc');
+    expect(term.readRow(0)).toHaveLength(20);
+    await term.writeAsync('\x1b[6;20Hz');
+    expect(term.snapshotText()[5]).toBe(' '.repeat(19) + 'z');
+  });
+
+  it('scrollback.viewport-moves-through-history-and-back', async () => {
+    const term = make(20, 5);
+    for (let i = 1; i <= 12; i++) await term.writeAsync(`line ${i}\r\n`);
+    expect(term.snapshotText()).toEqual(['line 9', 'line 10', 'line 11', 'line 12', '']);
+    expect(term.isScrolledBack).toBe(false);
+    term.scrollBy(-3);
+    expect(term.isScrolledBack).toBe(true);
+    expect(term.scrollOffset).toBe(3);
+    expect(term.snapshotText()[0]).toBe('line 6');
+    expect(term.readRow(0).map((c) => c.ch).join('').trimEnd()).toBe('line 6');
+    expect(term.cursor.visible).toBe(false);
+    await term.writeAsync('more\r\n');
+    expect(term.isScrolledBack).toBe(true);
+    expect(term.snapshotText()[0]).toBe('line 6');
+    term.scrollToBottom();
+    expect(term.isScrolledBack).toBe(false);
+    expect(term.snapshotText()).toEqual(['line 10', 'line 11', 'line 12', 'more', '']);
+    expect(term.cursor).toEqual({ x: 0, y: 4, visible: true });
+  });
+
+  it('modes.bracketed-paste-and-application-cursor-keys', async () => {
+    const term = make();
+    expect(term.modes.bracketedPaste).toBe(false);
+    expect(term.modes.applicationCursorKeys).toBe(false);
+    await term.writeAsync('\x1b[?2004h\x1b[?1h\x1b=');
+    expect(term.modes).toMatchObject({ bracketedPaste: true, applicationCursorKeys: true, applicationKeypad: true });
+    await term.writeAsync('\x1b[?2004l\x1b[?1l');
+    expect(term.modes).toMatchObject({ bracketedPaste: false, applicationCursorKeys: false });
+  });
+
+  it('modes.mouse-tracking-and-sgr-encoding', async () => {
+    const term = make();
+    expect(term.modes).toMatchObject({ mouseTracking: 'none', mouseEncoding: 'default' });
+    await term.writeAsync('\x1b[?1000h');
+    expect(term.modes.mouseTracking).toBe('vt200');
+    await term.writeAsync('\x1b[?1002h\x1b[?1006h');
+    expect(term.modes).toMatchObject({ mouseTracking: 'drag', mouseEncoding: 'sgr' });
+    await term.writeAsync('\x1b[?1003h');
+    expect(term.modes.mouseTracking).toBe('any');
+    await term.writeAsync('\x1b[?1003l\x1b[?1006l');
+    expect(term.modes).toMatchObject({ mouseTracking: 'none', mouseEncoding: 'default' });
+  });
+
+  it('mouse.reports-are-encoded-by-the-emulator-only-when-asked', async () => {
+    const term = make();
+    const replies: string[] = [];
+    term.onReply((data) => replies.push(data));
+    expect(term.reportMouse({ col: 2, row: 1, button: 'left', action: 'press' })).toBe(false);
+    await term.writeAsync('\x1b[?1000h\x1b[?1006h');
+    expect(term.reportMouse({ col: 2, row: 1, button: 'left', action: 'press' })).toBe(true);
+    expect(term.reportMouse({ col: 2, row: 1, button: 'left', action: 'release' })).toBe(true);
+    expect(term.reportMouse({ col: 0, row: 0, button: 'wheel', action: 'up' })).toBe(true);
+    expect(replies).toEqual(['\x1b[<0;3;2M', '\x1b[<0;3;2m', '\x1b[<64;1;1M']);
+  });
+
+  it('mouse.x10-encoding-comes-out-as-a-binary-reply', async () => {
+    const term = make();
+    const replies: [string, boolean][] = [];
+    term.onReply((data, binary) => replies.push([data, binary]));
+    await term.writeAsync('\x1b[?1000h');
+    expect(term.modes.mouseEncoding).toBe('default');
+    term.reportMouse({ col: 2, row: 1, button: 'right', action: 'press' });
+    expect(replies).toEqual([['\x1b[M' + String.fromCharCode(32 + 2, 32 + 3, 32 + 2), true]]);
+  });
+
+  it('focus.reports-only-in-focus-mode', async () => {
+    const term = make();
+    const replies: string[] = [];
+    term.onReply((data) => replies.push(data));
+    expect(term.reportFocus(true)).toBe(false);
+    await term.writeAsync('\x1b[?1004h');
+    expect(term.modes.sendFocus).toBe(true);
+    term.reportFocus(true);
+    term.reportFocus(false);
+    expect(replies).toEqual(['\x1b[I', '\x1b[O']);
+  });
+
+  it('cursor.position-and-visibility', async () => {
+    const term = make();
+    await term.writeAsync('\x1b[2;4H');
+    expect(term.cursor).toEqual({ x: 3, y: 1, visible: true });
+    await term.writeAsync('\x1b[?25l');
+    expect(term.cursor.visible).toBe(false);
+    await term.writeAsync('\x1b[?25h\x1b[1;20Hx');
+    expect(term.cursor).toEqual({ x: 19, y: 0, visible: true });
+  });
+
+  it('title.reported-from-osc', async () => {
+    const term = make();
+    const titles: string[] = [];
+    term.onTitle((title) => titles.push(title));
+    await term.writeAsync('\x1b]2;build logs\x07');
+    expect(titles).toEqual(['build logs']);
+  });
+
+  it('dispose.ignores-later-writes', async () => {
+    const term = make();
+    term.dispose();
+    term.dispose();
+    let called = false;
+    term.write('late', () => (called = true));
+    expect(term.pendingBytes).toBe(0);
+    expect(called).toBe(false);
+  });
+});
