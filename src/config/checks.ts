@@ -1,0 +1,117 @@
+/**
+ * Checks a valid layout against the machine it will run on: the root and every member's cwd are
+ * directories, every `command` program can be found and executed (PATH lookup as execvp does it),
+ * and every `demo_script` exists. Also the soft warnings that never stop a team from starting.
+ * Results are problems at document paths, so the loader can point at the right line.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { hasModifier } from './keys-actions.js';
+import type { Problem } from './issues.js';
+import type { NormalizedLayout, NormalizedMember } from './normalize.js';
+import type { Layout, Member } from './schema.js';
+
+/** Where a program was found, or why it could not be. */
+export type ProgramLookup = { ok: true; file: string } | { ok: false; message: string; hint?: string };
+
+function statOf(p: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+function isExecutable(p: string): boolean {
+  try {
+    fs.accessSync(p, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Finds `program` like execvp: a path with a slash is taken from `cwd`, a bare name searched on `searchPath`. */
+export function findProgram(program: string, cwd: string, searchPath: string): ProgramLookup {
+  const install = 'install it or give an absolute path';
+  if (program.includes('/')) {
+    const file = path.resolve(cwd, program);
+    const st = statOf(file);
+    if (!st) {
+      const message = file === program ? `"${file}" not found` : `"${program}" not found (looked for ${file})`;
+      return { ok: false, message, hint: install };
+    }
+    if (st.isDirectory()) return { ok: false, message: `"${file}" is a directory, not a program` };
+    if (!isExecutable(file)) return { ok: false, message: `"${file}" is not executable`, hint: `chmod +x ${file}` };
+    return { ok: true, file };
+  }
+  for (const dir of searchPath.split(path.delimiter)) {
+    const file = path.resolve(cwd, dir || '.', program);
+    const st = statOf(file);
+    if (st?.isFile() && isExecutable(file)) return { ok: true, file };
+  }
+  return { ok: false, message: `"${program}" not found on PATH`, hint: install };
+}
+
+function membersOf<T>(lead: T, teammates: readonly T[]): { member: T; at: (string | number)[] }[] {
+  return [{ member: lead, at: ['lead'] }, ...teammates.map((member, i) => ({ member, at: ['teammates', i] }))];
+}
+
+/** Filesystem problems: missing directories, programs and demo scripts. */
+export function filesystemProblems(layout: Layout, normalized: NormalizedLayout, processPath: string): Problem[] {
+  const problems: Problem[] = [];
+  const rootStat = statOf(normalized.root);
+  if (!rootStat?.isDirectory()) {
+    problems.push({
+      path: layout.root === undefined ? [] : ['root'],
+      at: 'value',
+      message: rootStat ? `root "${normalized.root}" is not a directory` : `root directory "${normalized.root}" does not exist`,
+    });
+    return problems;
+  }
+  const raw = membersOf<Member>(layout.lead, layout.teammates);
+  const norm = membersOf<NormalizedMember>(normalized.lead, normalized.teammates);
+  raw.forEach(({ member, at }, i) => {
+    const m = norm[i]!.member;
+    const cwdStat = statOf(m.cwd);
+    if (!cwdStat?.isDirectory()) {
+      const what = cwdStat ? 'is not a directory' : 'does not exist';
+      problems.push({ path: [...at, 'cwd'], at: 'value', message: `working directory "${m.cwd}" ${what}` });
+      return;
+    }
+    if (m.command) {
+      const found = findProgram(m.command.program, m.cwd, m.env['PATH'] ?? processPath);
+      if (!found.ok) {
+        const where = Array.isArray(member.command) ? [...at, 'command', 0] : [...at, 'command'];
+        problems.push({ path: where, at: 'value', message: found.message, ...(found.hint ? { hint: found.hint } : {}) });
+      }
+    }
+    const script = m.agent?.demoScript;
+    if (script !== undefined && !statOf(script)?.isFile()) {
+      problems.push({ path: [...at, 'agent', 'demo_script'], at: 'value', message: `demo script "${script}" does not exist` });
+    }
+  });
+  return problems;
+}
+
+/** Things that are allowed but probably not meant. */
+export function layoutWarnings(layout: Layout): Problem[] {
+  const warnings: Problem[] = [];
+  if (!hasModifier(layout.keys.prefix)) {
+    warnings.push({
+      path: ['keys', 'prefix'],
+      at: 'value',
+      message: `prefix "${layout.keys.prefix}" has no C- or M- modifier, so it cannot be typed into a pane`,
+    });
+  }
+  for (const { member, at } of membersOf<Member>(layout.lead, layout.teammates)) {
+    if (member.command === undefined) continue;
+    if (member.plan_required) {
+      warnings.push({ path: [...at, 'plan_required'], at: 'key', message: 'plan_required only applies to agent members' });
+    }
+    if (member.tools !== undefined) {
+      warnings.push({ path: [...at, 'tools'], at: 'key', message: 'tools only apply to agent members' });
+    }
+  }
+  return warnings;
+}

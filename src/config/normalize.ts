@@ -1,0 +1,160 @@
+/**
+ * The normalized layout: what the rest of teamux consumes once a file is valid. Spellings are
+ * settled (a command is always `{ program, args }`, a layout always `{ name, mainSize }`, hooks are
+ * lists, keys are camelCase), every directory is absolute, every seed task has an id, and each
+ * member's `env` already includes the team's `env` (the member's own entries win).
+ */
+import path from 'node:path';
+import { splitCommand } from './command-words.js';
+import type { KeyAction } from './keys-actions.js';
+import type { Backend, Layout, LayoutName, Member, PlanApprover, SidebarSection } from './schema.js';
+import { assignTaskIds } from './seed-tasks.js';
+
+/** A program and its arguments; `program` is a bare name (looked up on PATH) or an absolute path. */
+export interface NormalizedCommand {
+  program: string;
+  args: string[];
+}
+
+/** A member run by teamux's agent runtime. */
+export interface NormalizedAgent {
+  model?: string;
+  maxTokens?: number;
+  systemPrompt?: string;
+  autoClaim: boolean;
+  /** Absolute path of a scripted run to play instead of calling a model. */
+  demoScript?: string;
+}
+
+/** The lead or a teammate. Exactly one of `command` and `agent` is set. */
+export interface NormalizedMember {
+  name: string;
+  role: string;
+  isLead: boolean;
+  command?: NormalizedCommand;
+  agent?: NormalizedAgent;
+  /** Absolute working directory. */
+  cwd: string;
+  /** Team env merged with the member's own. */
+  env: Record<string, string>;
+  planRequired: boolean;
+  /** Allowlist of tool names; absent means no restriction. */
+  tools?: string[];
+}
+
+/** A task put on the board at start. */
+export interface NormalizedSeedTask {
+  id: string;
+  subject: string;
+  description?: string;
+  blockedBy: string[];
+}
+
+/** Size of the main pane: a percentage of the window, or a number of cells. */
+export type MainSize = { unit: 'percent'; value: number } | { unit: 'cells'; value: number };
+
+/** A whole team, ready to start. */
+export interface NormalizedLayout {
+  name: string;
+  /** Absolute project directory. */
+  root: string;
+  env: Record<string, string>;
+  backend: Backend;
+  layout: { name: LayoutName; mainSize: MainSize };
+  sidebar: { position: 'left' | 'right'; width: number; sections: SidebarSection[]; hidden: boolean };
+  keys: { prefix: string; bindings: Partial<Record<KeyAction, string>> };
+  /** Seconds. */
+  shutdownTimeout: number;
+  planApprover: PlanApprover;
+  lead: NormalizedMember;
+  teammates: NormalizedMember[];
+  tasks: NormalizedSeedTask[];
+  hooks: { onStart: string[]; onShutdown: string[] };
+}
+
+/** Where relative paths start and what `~` means. */
+export interface NormalizeContext {
+  /** The layout file's directory. */
+  baseDir: string;
+  home: string;
+}
+
+/** `~` and `~/x` with `home` substituted; other paths unchanged. */
+export function expandHome(p: string, home: string): string {
+  if (p === '~') return home;
+  if (p.startsWith('~/')) return path.join(home, p.slice(2));
+  return p;
+}
+
+/** `p` (with `~` expanded) as an absolute path, relative ones taken from `base`. */
+export function resolvePath(p: string, base: string, home: string): string {
+  return path.resolve(base, expandHome(p, home));
+}
+
+function normalizeMainSize(size: string | number): MainSize {
+  return typeof size === 'number' ? { unit: 'cells', value: size } : { unit: 'percent', value: Number.parseInt(size, 10) };
+}
+
+function normalizeCommand(command: string | string[], cwd: string, home: string): NormalizedCommand {
+  const words = typeof command === 'string' ? splitCommand(command, home) : { ok: true as const, words: command };
+  if (!words.ok) throw new Error(`normalizeCommand: unvalidated command ${JSON.stringify(command)}`);
+  const [first = '', ...args] = words.words;
+  const expanded = expandHome(first, home);
+  const program = expanded.includes('/') ? path.resolve(cwd, expanded) : expanded;
+  return { program, args };
+}
+
+function normalizeMember(m: Member, isLead: boolean, layout: Layout, root: string, home: string): NormalizedMember {
+  const cwd = m.cwd === undefined ? root : resolvePath(m.cwd, root, home);
+  const out: NormalizedMember = {
+    name: m.name,
+    role: m.role,
+    isLead,
+    cwd,
+    env: { ...layout.env, ...m.env },
+    planRequired: m.plan_required,
+  };
+  if (m.command !== undefined) out.command = normalizeCommand(m.command, cwd, home);
+  if (m.agent !== undefined) {
+    const a = m.agent === true ? { auto_claim: false } : m.agent;
+    const agent: NormalizedAgent = { autoClaim: a.auto_claim };
+    if ('model' in a && a.model !== undefined) agent.model = a.model;
+    if ('max_tokens' in a && a.max_tokens !== undefined) agent.maxTokens = a.max_tokens;
+    if ('system_prompt' in a && a.system_prompt !== undefined) agent.systemPrompt = a.system_prompt;
+    if ('demo_script' in a && a.demo_script !== undefined) agent.demoScript = resolvePath(a.demo_script, root, home);
+    out.agent = agent;
+  }
+  if (m.tools !== undefined) out.tools = [...new Set(m.tools)];
+  return out;
+}
+
+const asList = (v: string | string[] | undefined): string[] => (v === undefined ? [] : typeof v === 'string' ? [v] : v);
+
+/** The normalized form of a layout that passed `LayoutSchema`. */
+export function normalizeLayout(layout: Layout, ctx: NormalizeContext): NormalizedLayout {
+  const root = layout.root === undefined ? path.resolve(ctx.baseDir) : resolvePath(layout.root, ctx.baseDir, ctx.home);
+  const paneLayout =
+    typeof layout.layout === 'string'
+      ? { name: layout.layout, mainSize: normalizeMainSize('50%') }
+      : { name: layout.layout.name, mainSize: normalizeMainSize(layout.layout.main_size) };
+  const ids = assignTaskIds(layout.tasks);
+  return {
+    name: layout.name,
+    root,
+    env: { ...layout.env },
+    backend: layout.backend,
+    layout: paneLayout,
+    sidebar: { ...layout.sidebar, sections: [...layout.sidebar.sections] },
+    keys: { prefix: layout.keys.prefix, bindings: { ...layout.keys.bindings } },
+    shutdownTimeout: layout.shutdown_timeout,
+    planApprover: layout.plan_approver,
+    lead: normalizeMember(layout.lead, true, layout, root, ctx.home),
+    teammates: layout.teammates.map((m) => normalizeMember(m, false, layout, root, ctx.home)),
+    tasks: layout.tasks.map((t, i) => {
+      const task: NormalizedSeedTask = { id: ids[i]!, subject: t.subject, blockedBy: [...new Set(t.blockedBy.map(String))] };
+      if (t.description !== undefined) task.description = t.description;
+      return task;
+    }),
+    hooks: { onStart: asList(layout.hooks.on_start), onShutdown: asList(layout.hooks.on_shutdown) },
+  };
+}

@@ -1,0 +1,260 @@
+/**
+ * The layout file's schema: the one source of the types a team is started from and of the messages
+ * a bad file earns. Every object is strict (an unknown key is an error, not a silent no-op), every
+ * optional knob has its default here, and the rules that span fields (unique member names, seed-task
+ * dependencies, one binding per key) are refinements on the schema so any caller of
+ * `LayoutSchema.safeParse` gets them. Paths on disk are not touched here; see load.ts.
+ */
+import { z } from 'zod';
+import { splitCommand } from './command-words.js';
+import { KEY_ACTIONS, KEY_NAME_EXAMPLES, KEY_NAME_PATTERN } from './keys-actions.js';
+import { describeValue } from './messages.js';
+import { seedTaskProblems } from './seed-tasks.js';
+
+/** Team and member names: they name panes, inboxes and files, so nothing path-like gets through. */
+export const NAME_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
+/** Seed task ids: they may name files too. */
+export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** tmux's preset layouts, which the pty backend reproduces. */
+export const LAYOUT_NAMES = ['main-vertical', 'main-horizontal', 'tiled', 'even-horizontal', 'even-vertical'] as const;
+/** What the sidebar can show, top to bottom. */
+export const SIDEBAR_SECTIONS = ['task_board', 'mailbox', 'requests'] as const;
+/** Where panes live. */
+export const BACKENDS = ['pty', 'tmux'] as const;
+/** Who approves a teammate's plan when the member has `plan_required`. */
+export const PLAN_APPROVERS = ['human', 'lead'] as const;
+
+const Name = z.string().regex(NAME_PATTERN, {
+  error: (iss) => `expected a name matching ${NAME_PATTERN.source}, got ${describeValue(iss.input)}`,
+});
+
+const KeyName = z.string().regex(KEY_NAME_PATTERN, {
+  error: (iss) => `expected a key name like ${KEY_NAME_EXAMPLES}, got ${describeValue(iss.input)}`,
+});
+
+const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+  error: (iss) => `expected an environment variable name (letters, digits, _), got ${describeValue(iss.input)}`,
+});
+const Env = z.record(EnvName, z.string()).meta({ description: 'Environment variables (string values; quote numbers).' });
+
+const LayoutName = z.enum(LAYOUT_NAMES, {
+  error: (iss) => `expected a tmux layout name, got ${describeValue(iss.input)}`,
+});
+
+const mainSizeMessage = (iss: { input?: unknown }): string =>
+  `expected a percentage like "60%" (1% to 99%) or a number of cells, got ${describeValue(iss.input)}`;
+const MainSize = z.union(
+  [
+    z.string().regex(/^(?:[1-9]|[1-9][0-9])%$/, { error: mainSizeMessage }),
+    z.number().int({ error: mainSizeMessage }).min(1, { error: mainSizeMessage }),
+  ],
+  { error: mainSizeMessage },
+);
+
+const PaneLayout = z
+  .union(
+    [
+      LayoutName,
+      z.strictObject({
+        name: LayoutName.default('main-vertical'),
+        main_size: MainSize.default('50%').meta({ description: 'Size of the main pane: "60%" or a cell count.' }),
+      }),
+    ],
+    { error: (iss) => `expected a layout name or a mapping with name and main_size, got ${describeValue(iss.input)}` },
+  )
+  .meta({ description: `Pane arrangement: one of ${LAYOUT_NAMES.join(', ')}, or { name, main_size }.` });
+
+const Sidebar = z.strictObject({
+  position: z.enum(['left', 'right']).default('right'),
+  width: z.number().int().min(20).max(200).default(32).meta({ description: 'Width in columns.' }),
+  sections: z
+    .array(z.enum(SIDEBAR_SECTIONS))
+    .default([...SIDEBAR_SECTIONS])
+    .superRefine((sections, ctx) => {
+      sections.forEach((s, i) => {
+        if (sections.indexOf(s) !== i) ctx.addIssue({ code: 'custom', path: [i], message: `section "${s}" is listed twice` });
+      });
+    }),
+  hidden: z.boolean().default(false),
+});
+
+const Bindings = z
+  .partialRecord(z.enum(KEY_ACTIONS), KeyName, {
+    error: (iss) => ((iss.code as string) === 'unrecognized_keys' ? 'unknown action' : undefined),
+  })
+  .superRefine((bindings, ctx) => {
+    const owner = new Map<string, string>();
+    for (const [action, key] of Object.entries(bindings)) {
+      if (key === undefined) continue;
+      const first = owner.get(key);
+      if (first === undefined) owner.set(key, action);
+      else ctx.addIssue({ code: 'custom', path: [action], message: `key "${key}" is already bound to ${first}` });
+    }
+  })
+  .meta({ description: 'Overrides: action name -> key pressed after the prefix.' });
+
+const Keys = z.strictObject({
+  prefix: KeyName.default('C-a').meta({ description: 'The prefix key, like C-a, C-g, C-space, M-x.' }),
+  bindings: Bindings.default({}),
+});
+
+const CommandLine = z
+  .string()
+  .min(1)
+  .superRefine((line, ctx) => {
+    const words = splitCommand(line);
+    if (!words.ok) ctx.addIssue({ code: 'custom', message: words.message, params: { hint: words.hint } });
+  });
+const Command = z
+  .union([CommandLine, z.array(z.string().min(1)).min(1)], {
+    error: (iss) => `expected a command string or a list [program, ...args], got ${describeValue(iss.input)}`,
+  })
+  .meta({ description: 'What the pane runs: "prog arg ..." (split like a shell, no shell features) or [prog, ...args].' });
+
+/** Options for a member run by teamux's own agent runtime. */
+export const AgentOptionsSchema = z.strictObject({
+  model: z.string().min(1).optional(),
+  max_tokens: z.number().int().positive().optional(),
+  system_prompt: z.string().optional(),
+  auto_claim: z.boolean().default(false).meta({ description: 'Claim unblocked tasks from the board unasked.' }),
+  demo_script: z.string().min(1).optional().meta({ description: 'Scripted run instead of a model (path, relative to root).' }),
+});
+
+const Agent = z
+  .union([z.literal(true), AgentOptionsSchema], {
+    error: (iss) => `expected true or a mapping of agent options, got ${describeValue(iss.input)}`,
+  })
+  .meta({ description: 'Run this member as a teamux agent: true, or options.' });
+
+const ToolName = z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]*$/, {
+  error: (iss) => `expected a tool name, got ${describeValue(iss.input)}`,
+});
+
+/** A member of the team (the lead or a teammate): exactly one of `command` or `agent`. */
+export const MemberSchema = z
+  .strictObject({
+    name: Name,
+    role: z.string().min(1).meta({ description: 'What this member does; shown to the team.' }),
+    command: Command.optional(),
+    agent: Agent.optional(),
+    cwd: z.string().min(1).optional().meta({ description: 'Working directory, relative to root; ~ expands.' }),
+    env: Env.default({}),
+    plan_required: z.boolean().default(false).meta({ description: 'Must get a plan approved before working.' }),
+    tools: z.array(ToolName).optional().meta({ description: 'Allowlist of tool names (agents only).' }),
+  })
+  .superRefine(
+    (member, ctx) => {
+      // Runs even when other fields failed (a bad role should not hide a missing command).
+      if (typeof member !== 'object' || member === null) return;
+      if (member.command !== undefined && member.agent !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['agent'], message: 'give either "command" or "agent", not both' });
+      } else if (member.command === undefined && member.agent === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'a member needs either "command" or "agent"',
+          params: { hint: 'add command: [program, ...args] or agent: true' },
+        });
+      }
+    },
+    { when: () => true },
+  )
+  .meta({ id: 'Member' });
+
+const TaskId = z.union([z.string().regex(TASK_ID_PATTERN), z.number().int().min(0)], {
+  error: (iss) => `expected a task id (letters, digits, ., _, - or a whole number), got ${describeValue(iss.input)}`,
+});
+
+/** A task put on the board when the team starts. */
+export const SeedTaskSchema = z
+  .strictObject({
+    id: TaskId.optional().meta({ description: 'Defaults to the next free number.' }),
+    subject: z.string().min(1),
+    description: z.string().optional(),
+    blockedBy: z.array(TaskId).default([]).meta({ description: 'Ids of seed tasks in this file that must finish first.' }),
+  })
+  .meta({ id: 'SeedTask' });
+
+const HookCommands = z.union([z.string().min(1), z.array(z.string().min(1))], {
+  error: (iss) => `expected a shell command or a list of them, got ${describeValue(iss.input)}`,
+});
+const Hooks = z.strictObject({
+  on_start: HookCommands.optional().meta({ description: 'Shell commands run in root before panes start.' }),
+  on_shutdown: HookCommands.optional().meta({ description: 'Shell commands run in root after the team stops.' }),
+});
+
+/** The whole layout file. */
+export const LayoutSchema = z
+  .strictObject({
+    name: Name.meta({ description: 'Team name.' }),
+    root: z.string().min(1).optional().meta({ description: "Project directory; default: this file's directory. ~ expands." }),
+    env: Env.default({}),
+    backend: z.enum(BACKENDS).default('pty'),
+    layout: PaneLayout.default('main-vertical'),
+    sidebar: Sidebar.prefault({}),
+    keys: Keys.prefault({}),
+    shutdown_timeout: z.number().positive().max(3600).default(10).meta({ description: 'Seconds to wait for a clean shutdown.' }),
+    plan_approver: z.enum(PLAN_APPROVERS).default('human'),
+    lead: MemberSchema,
+    teammates: z.array(MemberSchema).default([]),
+    tasks: z
+      .array(SeedTaskSchema)
+      .superRefine((tasks, ctx) => {
+        for (const p of seedTaskProblems(tasks)) {
+          ctx.addIssue({ code: 'custom', path: p.path, message: p.message, params: { hint: p.hint } });
+        }
+      })
+      .default([]),
+    hooks: Hooks.default({}),
+  })
+  .superRefine(
+    (layout, ctx) => {
+      // Runs even when other fields failed, so `layout` may be any shape here.
+      const raw = layout as unknown as { lead?: { name?: unknown }; teammates?: unknown };
+      const teammates = Array.isArray(raw?.teammates) ? (raw.teammates as ({ name?: unknown } | null)[]) : [];
+      const members = [
+        { name: raw?.lead?.name, path: ['lead'] as (string | number)[] },
+        ...teammates.map((m, i) => ({ name: m?.name, path: ['teammates', i] as (string | number)[] })),
+      ];
+      const seen = new Map<string, string>();
+      for (const m of members) {
+        if (typeof m.name !== 'string') continue;
+        const first = seen.get(m.name);
+        const where = m.path.length === 1 ? 'lead' : `teammates[${String(m.path[1])}]`;
+        if (first === undefined) seen.set(m.name, where);
+        else {
+          ctx.addIssue({
+            code: 'custom',
+            path: [...m.path, 'name'],
+            message: `duplicate member name "${m.name}" (also used by ${first})`,
+            params: { hint: 'member names must be unique across lead and teammates' },
+          });
+        }
+      }
+    },
+    { when: () => true },
+  );
+
+/** A layout file as written (before defaults). */
+export type LayoutInput = z.input<typeof LayoutSchema>;
+/** A layout file after zod applied the defaults; paths are still as written. */
+export type Layout = z.output<typeof LayoutSchema>;
+/** A lead or teammate after defaults. */
+export type Member = z.output<typeof MemberSchema>;
+/** A seed task after defaults. */
+export type SeedTask = z.output<typeof SeedTaskSchema>;
+/** Agent options after defaults. */
+export type AgentOptions = z.output<typeof AgentOptionsSchema>;
+/** One of tmux's layout names. */
+export type LayoutName = (typeof LAYOUT_NAMES)[number];
+/** A sidebar section. */
+export type SidebarSection = (typeof SIDEBAR_SECTIONS)[number];
+/** The sidebar settings after defaults. */
+export type SidebarConfig = Layout['sidebar'];
+/** The keys settings after defaults. */
+export type KeysConfig = Layout['keys'];
+/** The hooks as written. */
+export type HooksConfig = Layout['hooks'];
+/** `pty` or `tmux`. */
+export type Backend = (typeof BACKENDS)[number];
+/** `human` or `lead`. */
+export type PlanApprover = (typeof PLAN_APPROVERS)[number];
