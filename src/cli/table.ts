@@ -2,10 +2,12 @@
  * The table of CLI verbs. Adding a verb means writing its file and listing it here; main.ts does the
  * dispatch, help and error reporting for all of them.
  */
+import { initVerb, validateVerb } from './init.js';
 import { inboxVerb, msgVerb } from './msg.js';
 import { planVerb, requestVerb } from './request.js';
+import { startVerb } from './start.js';
 import { taskVerb } from './task.js';
 import { teamVerb } from './team.js';
 import type { Verb } from './verb.js';
 
-export const verbs: Verb[] = [taskVerb, msgVerb, inboxVerb, requestVerb, planVerb, teamVerb];
+export const verbs: Verb[] = [startVerb, initVerb, validateVerb, taskVerb, msgVerb, inboxVerb, requestVerb, planVerb, teamVerb];

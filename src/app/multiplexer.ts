@@ -1,0 +1,371 @@
+/**
+ * The multiplexer: panes for every member, the sidebar from the watched team folder, the status
+ * line, and one frame scheduler. As in tmux's server loop, a pane's data callback only feeds its
+ * emulator and marks it dirty; `frame()` draws everything dirty at most ~60 times a second. Keys
+ * and actions live in mux-input.ts and mux-actions.ts; this file owns the state and the drawing.
+ */
+import blessed from 'blessed';
+import { PassThrough } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import type { PaneHost, PaneSpec } from '../host/types.js';
+import { InputTokenizer } from '../keys/input.js';
+import type { KeyMode, KeyTable } from '../keys/keymap.js';
+import type { TeamStore } from '../store/team.js';
+import { helpRows, statusRow, titleRow } from '../ui/chrome.js';
+import { innerSize, screenLayout, type LayoutName, type MainSize, type Rect, type ScreenLayout } from '../ui/geometry.js';
+import { paintRow, paintRows } from '../ui/paint.js';
+import { paintPane } from '../ui/pane-view.js';
+import { pendingRequests, renderSidebar, type SidebarSection } from '../ui/sidebar.js';
+import { C, style } from '../ui/text.js';
+import { installBlessedAttrs } from '../ui/blessed-attrs.js';
+import type { PromptState } from './prompt.js';
+import { Pane } from './pane.js';
+import { TeamView, type TeamSnapshot } from './team-view.js';
+import { handleInput, flushInput } from './mux-input.js';
+
+/** A member as the multiplexer launches it. */
+export interface MemberLaunch {
+  name: string;
+  role: string;
+  isLead: boolean;
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+}
+
+/** Everything the multiplexer is started with. */
+export interface MuxOptions {
+  store: TeamStore;
+  host: PaneHost;
+  team: string;
+  lead: string;
+  layout: LayoutName;
+  mainSize: MainSize;
+  sidebar: { position: 'left' | 'right'; width: number; hidden: boolean; sections: SidebarSection[] };
+  keys: KeyTable;
+  shutdownTimeoutMs: number;
+  members: MemberLaunch[];
+  demo: boolean;
+  input: NodeJS.ReadStream;
+  output: NodeJS.WriteStream;
+  /** Run after every member is gone, before the screen closes. */
+  onShutdown?: () => Promise<void>;
+}
+
+const FRAME_MS = 16;
+const ESC_TIMEOUT_MS = 25;
+const SEPARATOR = style(240);
+
+/** The running multiplexer. */
+export class Multiplexer {
+  // configuration
+  readonly opts: MuxOptions;
+  // screen
+  screen!: blessed.Widgets.Screen;
+  geometry!: ScreenLayout;
+  private frameTimer: NodeJS.Timeout | null = null;
+  private lastFrame = 0;
+  private fullRepaint = true;
+  // panes and focus
+  panes: Pane[] = [];
+  focused = 0;
+  zoomed: number | null = null;
+  // team state
+  readonly view: TeamView;
+  snapshot: TeamSnapshot;
+  selectedRequest: string | null = null;
+  notices = new Map<string, string>();
+  // input
+  mode: KeyMode = 'attach';
+  prompt: PromptState | null = null;
+  promptSubmit: ((text: string) => void) | null = null;
+  helpOpen = false;
+  message: string | null = null;
+  private messageTimer: NodeJS.Timeout | null = null;
+  readonly tokenizer = new InputTokenizer();
+  private readonly decoder = new StringDecoder('utf8');
+  escTimer: NodeJS.Timeout | null = null;
+  // life
+  quitting: 'no' | 'graceful' | 'forced' = 'no';
+  private finishing = false;
+  private finished!: (code: number) => void;
+  private readonly done: Promise<number>;
+  private readonly cleanups: Array<() => void> = [];
+
+  constructor(opts: MuxOptions) {
+    this.opts = opts;
+    this.view = new TeamView(opts.store);
+    this.snapshot = this.view.snapshot();
+    this.done = new Promise((resolve) => (this.finished = resolve));
+  }
+
+  /** Take over the terminal, start every member, and resolve with the exit code when it quits. */
+  async run(): Promise<number> {
+    installBlessedAttrs();
+    this.screen = blessed.screen({
+      input: new PassThrough() as unknown as NodeJS.WriteStream,
+      output: this.opts.output,
+      terminal: 'xterm-256color',
+      fullUnicode: true,
+      forceUnicode: true,
+      smartCSR: false,
+      warnings: false,
+      dockBorders: false,
+      autoPadding: false,
+      title: `teamux: ${this.opts.team}`,
+    });
+    // Draw box characters as UTF-8, never through the VT100 alternate character set: a pane's text
+    // and the separators then read the same in every terminal and in tmux's capture-pane.
+    (this.screen as unknown as { program: { tput: { brokenACS: boolean } } }).program.tput.brokenACS = true;
+    this.setupTerminal();
+    this.relayout();
+    await this.view.start();
+    this.snapshot = this.view.snapshot();
+    const sub = this.view.onChange((s) => {
+      this.snapshot = s;
+      this.keepSelection();
+      this.fullRepaint = true;
+      this.requestFrame();
+    });
+    this.cleanups.push(() => sub.dispose());
+    for (const m of this.opts.members) await this.openPane(m);
+    this.requestFrame();
+    return this.done;
+  }
+
+  /** Create a pane for a member and start its process. */
+  async openPane(m: MemberLaunch): Promise<Pane> {
+    const spec: PaneSpec = { id: m.name, command: m.command, args: m.args, cwd: m.cwd, env: m.env, cols: 80, rows: 24 };
+    const pane = new Pane(spec, m.role, m.isLead, () => this.requestFrame(), (p) => void this.paneExited(p));
+    this.panes.push(pane);
+    this.relayout();
+    await this.startPane(pane);
+    return pane;
+  }
+
+  /** Start or restart a pane's process and record its pid. */
+  async startPane(pane: Pane): Promise<void> {
+    try {
+      await pane.start(this.opts.host);
+    } catch (err) {
+      pane.note = `failed to start: ${(err as Error).message}`;
+      this.opts.store.log.error(`starting ${pane.name} failed`, err);
+      return;
+    }
+    if (pane.pid) await this.opts.store.memberStarted(pane.name, pane.pid);
+    this.opts.store.log.info(`started ${pane.name} (pid ${pane.pid ?? '?'})`);
+  }
+
+  /** Remove a pane from the screen (after a shutdown handshake). */
+  closePane(pane: Pane): void {
+    const i = this.panes.indexOf(pane);
+    if (i < 0) return;
+    this.panes.splice(i, 1);
+    pane.dispose();
+    if (this.focused >= this.panes.length) this.focused = Math.max(0, this.panes.length - 1);
+    this.zoomed = null;
+    this.relayout();
+  }
+
+  private async paneExited(pane: Pane): Promise<void> {
+    const code = pane.exit?.exitCode ?? null;
+    this.opts.store.log.info(`${pane.name} ${pane.exitText()}`);
+    await this.opts.store.updateMember(pane.name, { status: 'exited', exitCode: code }).catch(() => undefined);
+    this.view.refreshRoster();
+    this.checkAllGone();
+  }
+
+  /** When quitting and every process is gone, finish. */
+  checkAllGone(): void {
+    if (this.quitting !== 'no' && this.panes.every((p) => p.exited())) void this.finish(0);
+  }
+
+  /** Recompute geometry and resize every pane. */
+  relayout(): void {
+    if (!this.screen) return;
+    const cols = this.screen.width as number;
+    const rows = this.screen.height as number;
+    this.geometry = screenLayout(cols, rows, this.opts.layout, this.opts.mainSize, this.panes.length, this.opts.sidebar, this.zoomed);
+    this.panes.forEach((p, i) => {
+      const r = this.geometry.panes[i];
+      if (r && r.width > 0 && r.height > 1) {
+        const { cols: c, rows: h } = innerSize(r);
+        p.resize(c, h);
+      }
+    });
+    this.fullRepaint = true;
+    this.requestFrame();
+  }
+
+  /** Ask for a frame; several requests within one frame interval coalesce. */
+  requestFrame(): void {
+    if (this.frameTimer || !this.screen || this.finishing) return;
+    const wait = Math.max(0, FRAME_MS - (Date.now() - this.lastFrame));
+    this.frameTimer = setTimeout(() => {
+      this.frameTimer = null;
+      this.frame();
+    }, wait);
+  }
+
+  /** Draw everything that changed, then position the cursor. */
+  private frame(): void {
+    this.lastFrame = Date.now();
+    const screen = this.screen;
+    const g = this.geometry;
+    const full = this.fullRepaint;
+    this.fullRepaint = false;
+    const rows = screen.height as number;
+    const cols = screen.width as number;
+    if (full) paintRows(screen, { left: 0, top: 0, width: cols, height: rows }, [], style());
+    let cursor: { x: number; y: number; visible: boolean } = { x: 0, y: 0, visible: false };
+    if (g.tooSmall) {
+      paintRow(screen, 0, Math.floor(rows / 2), cols, [{ text: g.tooSmall, attr: style(C.yellow, C.default, { bold: true }) }], style());
+    } else {
+      this.panes.forEach((p, i) => {
+        const r = g.panes[i];
+        if (!r || r.width === 0) return;
+        if (full || p.dirty) {
+          paintRow(screen, r.left, r.top, r.width, titleRow(this.titleInfo(p, i), r.width), style());
+          const c = paintPane(screen, p.term, { left: r.left, top: r.top + 1, width: r.width, height: r.height - 1 });
+          if (i === this.focused) cursor = c;
+          p.dirty = false;
+        } else if (i === this.focused) {
+          const c = p.term.cursor;
+          cursor = { x: r.left + c.x, y: r.top + 1 + c.y, visible: c.visible };
+        }
+      });
+      if (full) this.paintSeparators();
+      if (g.sidebar && full) this.paintSidebar(g.sidebar);
+    }
+    paintRow(screen, g.status.left, g.status.top, g.status.width, statusRow(this.statusInfo(), g.status.width), style(C.black, C.green));
+    if (this.helpOpen) this.paintHelp(cols, rows);
+    screen.render();
+    const prog = (screen as unknown as { program: { cup(y: number, x: number): void; showCursor(): void; hideCursor(): void } }).program;
+    if (this.prompt) {
+      prog.cup(g.status.top, Math.min(cols - 1, this.prompt.label.length + 1 + this.prompt.cursor));
+      prog.showCursor();
+    } else if (cursor.visible && !this.helpOpen && !this.panes[this.focused]?.scrollMode) {
+      prog.cup(cursor.y, cursor.x);
+      prog.showCursor();
+    } else {
+      prog.hideCursor();
+    }
+  }
+
+  private paintSeparators(): void {
+    const g = this.geometry;
+    const covered = (x: number, y: number): boolean => g.panes.some((r) => x >= r.left && x < r.left + r.width && y >= r.top && y < r.top + r.height) || (g.sidebar !== null && x >= g.sidebar.left && x < g.sidebar.left + g.sidebar.width);
+    const cols = this.screen.width as number;
+    for (let y = 0; y < g.status.top; y++) {
+      for (let x = 0; x < cols; x++) {
+        if (covered(x, y)) continue;
+        const vertical = covered(x - 1, y) || covered(x + 1, y);
+        paintRow(this.screen, x, y, 1, [{ text: vertical ? '│' : '─', attr: SEPARATOR }], SEPARATOR);
+      }
+    }
+  }
+
+  private paintSidebar(r: Rect): void {
+    const rows = renderSidebar(this.snapshot, { width: r.width, height: r.height, sections: this.opts.sidebar.sections, selectedRequest: this.selectedRequest, notices: [...this.notices.entries()].map(([n, t]) => `${n}: ${t}`) });
+    paintRows(this.screen, r, rows, style());
+  }
+
+  private paintHelp(cols: number, rows: number): void {
+    const lines = helpRows(this.opts.keys.prefix, this.opts.keys.bindings);
+    const width = Math.min(cols - 2, 72);
+    const height = Math.min(rows - 2, lines.length + 1);
+    const rect = { left: Math.max(0, Math.floor((cols - width) / 2)), top: Math.max(0, Math.floor((rows - height) / 2)), width, height };
+    paintRows(this.screen, rect, lines, style(C.default, 235));
+    this.fullRepaint = true;
+  }
+
+  private titleInfo(p: Pane, i: number): Parameters<typeof titleRow>[0] {
+    return { index: i + 1, name: p.name, role: p.role, state: this.paneState(p), focused: i === this.focused, zoomed: this.zoomed === i, scrolled: p.term.isScrolledBack, note: p.note };
+  }
+
+  /** working, idle, waiting for approval, stopping, exited N, from the process and the team folder. */
+  paneState(p: Pane): string {
+    if (p.life === 'exited') return p.exitText();
+    if (p.life === 'starting') return 'starting';
+    if (this.notices.has(p.name)) return 'stopping';
+    if (pendingRequests(this.snapshot).some((r) => r.type === 'plan_approval' && r.from === p.name)) return 'waiting for approval';
+    const m = this.snapshot.roster.find((x) => x.name === p.name);
+    return m && m.status !== 'exited' ? m.status : 'working';
+  }
+
+  private statusInfo(): Parameters<typeof statusRow>[0] {
+    return {
+      team: this.opts.team, prefix: this.opts.keys.prefix, prefixPending: this.mode === 'prefix', focused: this.panes[this.focused]?.name ?? '-',
+      demo: this.opts.demo, message: this.message, prompt: this.prompt ? { label: this.prompt.label, text: this.prompt.text } : null, backend: this.opts.host.kind,
+    };
+  }
+
+  /** Show a transient message in the status line. */
+  say(text: string): void {
+    this.message = text;
+    if (this.messageTimer) clearTimeout(this.messageTimer);
+    this.messageTimer = setTimeout(() => {
+      this.message = null;
+      this.requestFrame();
+    }, 6_000);
+    this.opts.store.log.info(text);
+    this.requestFrame();
+  }
+
+  /** Mark everything for repaint (overlay closed, focus moved). */
+  invalidate(): void {
+    this.fullRepaint = true;
+    this.requestFrame();
+  }
+
+  /** Keep the selected request pointing at a pending one. */
+  private keepSelection(): void {
+    const pending = pendingRequests(this.snapshot);
+    if (!pending.some((r) => r.id === this.selectedRequest)) this.selectedRequest = pending.find((r) => r.type === 'plan_approval')?.id ?? pending[0]?.id ?? null;
+  }
+
+  private setupTerminal(): void {
+    const { input, output } = this.opts;
+    input.setRawMode?.(true);
+    input.resume();
+    // Mouse (button events + drag, SGR encoding) and bracketed paste from the outer terminal.
+    output.write('\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h');
+    const onData = (chunk: Buffer): void => {
+      handleInput(this, this.decoder.write(chunk));
+      if (this.escTimer) clearTimeout(this.escTimer);
+      this.escTimer = this.tokenizer.hasPending ? setTimeout(() => flushInput(this), ESC_TIMEOUT_MS) : null;
+    };
+    input.on('data', onData);
+    const onResize = (): void => this.relayout();
+    this.screen.on('resize', onResize);
+    const onSignal = (): void => void this.finish(0, true);
+    process.on('SIGTERM', onSignal);
+    process.on('SIGHUP', onSignal);
+    this.cleanups.push(() => {
+      input.off('data', onData);
+      process.off('SIGTERM', onSignal);
+      process.off('SIGHUP', onSignal);
+      output.write('\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l');
+      input.setRawMode?.(false);
+      input.pause();
+    });
+  }
+
+  /** Stop everything and restore the terminal. `kill` ends member processes the host still has. */
+  async finish(code: number, kill = true): Promise<void> {
+    if (this.finishing) return;
+    this.finishing = true;
+    if (this.frameTimer) clearTimeout(this.frameTimer);
+    this.frameTimer = null;
+    await this.opts.onShutdown?.().catch((err) => this.opts.store.log.error('on_shutdown hook failed', err));
+    await this.opts.host.dispose({ kill });
+    for (const p of this.panes) p.dispose();
+    await this.view.dispose();
+    for (const c of this.cleanups.splice(0)) c();
+    if (this.messageTimer) clearTimeout(this.messageTimer);
+    if (this.escTimer) clearTimeout(this.escTimer);
+    this.screen.destroy();
+    this.finished(code);
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * One member's pane: its emulator, its process (through a PaneHost) and what the title shows. A pty
+ * data event only feeds the emulator under flow control; once parsed, the pane is marked dirty and the
+ * owner's frame scheduler draws it. A pane whose process exited stays, with its exit status, until it
+ * is restarted or closed.
+ */
+import type { Disposable, PaneExit, PaneHost, PaneProcess, PaneSpec } from '../host/types.js';
+import { pipeToTerminal } from '../vt/flow.js';
+import { PaneTerminal } from '../vt/terminal.js';
+
+/** The scrollback each pane keeps, in lines. */
+export const SCROLLBACK_LINES = 5_000;
+
+/** Pane life as the title shows it. */
+export type PaneLife = 'starting' | 'running' | 'exited';
+
+/** One pane. */
+export class Pane {
+  // identity
+  readonly name: string;
+  readonly role: string;
+  readonly isLead: boolean;
+  // process
+  proc: PaneProcess | null = null;
+  exit: PaneExit | null = null;
+  life: PaneLife = 'starting';
+  // screen
+  readonly term: PaneTerminal;
+  dirty = true;
+  scrollMode = false;
+  /** A handshake step or other transient note shown in the title. */
+  note: string | null = null;
+  // resources owned by the current process
+  private procSubs: Disposable[] = [];
+  private readonly exitWaiters = new Set<() => void>();
+
+  constructor(private spec: PaneSpec, role: string, isLead: boolean, private readonly onChange: () => void, private readonly onExited: (pane: Pane) => void) {
+    this.name = spec.id;
+    this.role = role;
+    this.isLead = isLead;
+    this.term = new PaneTerminal({ cols: spec.cols, rows: spec.rows, scrollback: SCROLLBACK_LINES });
+    // Terminal replies (DA, DSR, mouse and focus reports) go back to the process.
+    // (X10-encoded mouse reports past column 95 are not representable in UTF-8 and get mangled; SGR ones are fine.)
+    this.term.onReply((data) => this.proc?.write(data));
+  }
+
+  /** Start (or restart) the process. */
+  async start(host: PaneHost): Promise<void> {
+    this.disposeProc();
+    this.exit = null;
+    this.life = 'starting';
+    this.note = null;
+    const proc = await host.spawn({ ...this.spec, cols: this.term.cols, rows: this.term.rows });
+    this.attach(proc);
+  }
+
+  /** Adopt a process that is already running (tmux attach). */
+  attach(proc: PaneProcess): void {
+    this.proc = proc;
+    this.life = 'running';
+    if (proc.initialScreen) this.term.write(proc.initialScreen, () => this.markDirty());
+    this.procSubs.push(pipeToTerminal(proc, this.term, () => this.markDirty()));
+    this.procSubs.push(proc.onExit((e) => {
+      this.exit = e;
+      this.life = 'exited';
+      for (const w of this.exitWaiters) w();
+      this.exitWaiters.clear();
+      this.markDirty();
+      this.onExited(this);
+    }));
+    this.markDirty();
+  }
+
+  /** Resize emulator and process to the pane's inner size. */
+  resize(cols: number, rows: number): void {
+    if (cols === this.term.cols && rows === this.term.rows) return;
+    this.term.resize(cols, rows);
+    this.spec = { ...this.spec, cols, rows };
+    this.proc?.resize(cols, rows);
+    this.markDirty();
+  }
+
+  /** Send input to the process (nothing once it has exited). */
+  write(data: string): void {
+    if (this.life !== 'exited') this.proc?.write(data);
+  }
+
+  /** True once the process has exited. */
+  exited(): boolean {
+    return this.life === 'exited';
+  }
+
+  /** Wait up to timeoutMs for the process to exit. */
+  waitExit(timeoutMs: number): Promise<boolean> {
+    if (this.exited()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.exitWaiters.delete(done);
+        resolve(false);
+      }, timeoutMs);
+      this.exitWaiters.add(done);
+    });
+  }
+
+  /** Signal the process. */
+  kill(signal: NodeJS.Signals): void {
+    if (!this.exited()) this.proc?.kill(signal);
+  }
+
+  /** The pid of the member process, when known. */
+  get pid(): number | undefined {
+    return this.proc?.pid;
+  }
+
+  /** A short description of how the process ended. */
+  exitText(): string {
+    if (!this.exit) return '';
+    return this.exit.signal ? `killed by ${this.exit.signal}` : `exited ${this.exit.exitCode ?? '?'}`;
+  }
+
+  markDirty(): void {
+    this.dirty = true;
+    this.onChange();
+  }
+
+  /** Release the process's listeners (the process itself is the host's). */
+  private disposeProc(): void {
+    for (const s of this.procSubs.splice(0)) s.dispose();
+    this.proc?.dispose();
+    this.proc = null;
+  }
+
+  /** Release everything; the owner kills processes through the host. */
+  dispose(): void {
+    this.disposeProc();
+    this.term.dispose();
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The shutdown handshake with one member, as the multiplexer runs it: send `shutdown_request`, wait
+ * for `shutdown_response`, then wait for the process to exit; with no answer (or no exit) within the
+ * timeout, SIGTERM, then SIGKILL. A refusal stops the handshake and reports its reason. Each step is
+ * reported through `onStep` so the pane title and sidebar can show it.
+ */
+import { watch } from 'node:fs';
+import type { ProtocolRequest } from '../protocol/types.js';
+import type { TeamStore } from '../store/team.js';
+
+/** What the handshake needs from the pane it is closing. */
+export interface ShutdownTarget {
+  name: string;
+  /** True once the process has exited. */
+  exited(): boolean;
+  /** Resolve when the process exits (immediately if it already has). */
+  waitExit(timeoutMs: number): Promise<boolean>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/** How a handshake ended. */
+export type ShutdownOutcome =
+  | { kind: 'exited'; how: 'approved' | 'terminated' | 'killed' | 'already' }
+  | { kind: 'refused'; reason: string };
+
+/** Wait until request `id` is no longer pending, or the deadline; sleeps on a watch of the requests folder. */
+export async function waitForAnswer(store: TeamStore, id: string, timeoutMs: number, alsoStop: () => boolean): Promise<ProtocolRequest | null> {
+  const deadline = Date.now() + timeoutMs;
+  let wake: (() => void) | null = null;
+  const watcher = watch(store.paths.requests, () => wake?.());
+  // A process exiting also ends the wait (checked each time something wakes us or every 250 ms).
+  try {
+    for (;;) {
+      const r = await store.requests.get(id);
+      if (r.ok && r.value.status !== 'pending') return r.value;
+      const left = deadline - Date.now();
+      if (left <= 0 || alsoStop()) return null;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, Math.min(left, 250));
+        wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+      wake = null;
+    }
+  } finally {
+    watcher.close();
+  }
+}
+
+/** Run the handshake from `from` (the lead, on the human's behalf) to the target member. */
+export async function shutdownHandshake(store: TeamStore, from: string, target: ShutdownTarget, timeoutMs: number, onStep: (text: string) => void): Promise<ShutdownOutcome> {
+  if (target.exited()) return { kind: 'exited', how: 'already' };
+  const opened = await store.openRequest('shutdown', from, target.name, 'the operator asked the team to shut down');
+  if (!opened.ok) {
+    onStep(`cannot send shutdown_request: ${opened.message}; terminating`);
+    return terminate(target, onStep);
+  }
+  await store.updateMember(target.name, { status: 'stopping' });
+  onStep('shutdown requested; waiting for shutdown_response');
+  const answer = await waitForAnswer(store, opened.value.id, timeoutMs, () => target.exited());
+  if (target.exited()) return { kind: 'exited', how: 'approved' };
+  if (answer?.status === 'rejected') {
+    const reason = answer.response?.text || 'no reason given';
+    onStep(`refused shutdown: ${reason}`);
+    await store.updateMember(target.name, { status: 'working' });
+    return { kind: 'refused', reason };
+  }
+  if (answer?.status === 'approved') {
+    onStep('approved; waiting for exit');
+    if (await target.waitExit(timeoutMs)) return { kind: 'exited', how: 'approved' };
+    onStep(`did not exit within ${Math.round(timeoutMs / 1000)}s of approving`);
+  } else {
+    onStep(`no shutdown_response within ${Math.round(timeoutMs / 1000)}s`);
+  }
+  return terminate(target, onStep);
+}
+
+/** SIGTERM, a grace period, then SIGKILL. */
+export async function terminate(target: ShutdownTarget, onStep: (text: string) => void, graceMs = 3_000): Promise<ShutdownOutcome> {
+  if (target.exited()) return { kind: 'exited', how: 'already' };
+  onStep('sending SIGTERM');
+  target.kill('SIGTERM');
+  if (await target.waitExit(graceMs)) return { kind: 'exited', how: 'terminated' };
+  onStep('sending SIGKILL');
+  target.kill('SIGKILL');
+  await target.waitExit(graceMs);
+  return { kind: 'exited', how: 'killed' };
+}

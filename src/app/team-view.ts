@@ -1,0 +1,219 @@
+/**
+ * TeamView: the multiplexer's in-memory picture of the team folder (roster, tasks, message traffic,
+ * requests), kept fresh by a chokidar watch. Bursts of file events coalesce into one reload a few
+ * milliseconds later; only the files that changed are re-read, so a board of 1000 tasks stays cheap.
+ */
+import chokidar, { type FSWatcher } from 'chokidar';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { isReady } from '../protocol/tasks.js';
+import type { ProtocolRequest, Task, TeamEvent } from '../protocol/types.js';
+import type { FileProblem } from '../store/fsx.js';
+import type { MemberView, TeamStore } from '../store/team.js';
+
+/** How long to let a burst of file events settle before reloading. */
+export const COALESCE_MS = 15;
+/** How many mailbox events the view keeps. */
+export const TRAFFIC_LIMIT = 200;
+
+/** A task with its readiness computed. */
+export interface TaskRow extends Task {
+  ready: boolean;
+}
+
+/** What the sidebar and pane titles render from. */
+export interface TeamSnapshot {
+  team: string;
+  roster: MemberView[];
+  tasks: TaskRow[];
+  traffic: TeamEvent[];
+  requests: ProtocolRequest[];
+  problems: FileProblem[];
+  /** Bumped on every reload, so renderers can tell what is new. */
+  generation: number;
+}
+
+/** Watches a team folder and keeps a snapshot of it. */
+export class TeamView {
+  // data
+  private tasks = new Map<string, Task>();
+  private taskProblems = new Map<string, FileProblem>();
+  private requests = new Map<string, ProtocolRequest>();
+  private traffic: TeamEvent[] = [];
+  private roster: MemberView[] = [];
+  private eventsOffset = 0;
+  private generation = 0;
+  private team = '';
+  // change tracking
+  private dirtyTasks = new Set<string>();
+  private dirtyRequests = new Set<string>();
+  private dirtyRoster = true;
+  private dirtyEvents = true;
+  private fullReload = true;
+  private timer: NodeJS.Timeout | null = null;
+  private reloading: Promise<void> | null = null;
+  private watcher: FSWatcher | null = null;
+  private readonly listeners = new Set<(s: TeamSnapshot) => void>();
+
+  constructor(private readonly store: TeamStore) {}
+
+  /** Load everything once and start watching. */
+  async start(): Promise<void> {
+    await this.reload();
+    const dir = this.store.dir;
+    this.watcher = chokidar.watch([path.join(dir, 'tasks'), path.join(dir, 'requests'), path.join(dir, 'team.json'), path.join(dir, 'events.jsonl'), path.join(dir, 'heartbeats')], {
+      ignoreInitial: true,
+      ignored: (p: string) => /\.tmp$|\.lock(\/|$)/.test(p) || path.basename(p).startsWith('.'),
+      atomic: false,
+      depth: 1,
+    });
+    this.watcher.on('all', (_event, file) => this.noteChange(file));
+    await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
+  }
+
+  /** Subscribe to fresh snapshots. */
+  onChange(listener: (s: TeamSnapshot) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** The current snapshot. */
+  snapshot(): TeamSnapshot {
+    const tasks = [...this.tasks.values()].sort((a, b) => Number(a.id) - Number(b.id));
+    return {
+      team: this.team,
+      roster: this.roster,
+      tasks: tasks.map((t) => ({ ...t, ready: isReady(t, this.tasks) })),
+      traffic: this.traffic,
+      requests: [...this.requests.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
+      problems: [...this.taskProblems.values()],
+      generation: this.generation,
+    };
+  }
+
+  /** Reload the roster now (pids and exits change without a file event when a process dies). */
+  refreshRoster(): void {
+    this.dirtyRoster = true;
+    this.schedule();
+  }
+
+  /** Stop watching. */
+  async dispose(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.listeners.clear();
+    await this.watcher?.close();
+    this.watcher = null;
+  }
+
+  private noteChange(file: string): void {
+    const rel = path.relative(this.store.dir, file);
+    const [top, name] = rel.split(path.sep);
+    if (top === 'tasks' && name && /^[1-9][0-9]*\.json$/.test(name)) this.dirtyTasks.add(name.slice(0, -5));
+    else if (top === 'tasks' && !name) this.fullReload = true;
+    else if (top === 'requests' && name?.startsWith('req-') && name.endsWith('.json')) this.dirtyRequests.add(name.slice(0, -5));
+    else if (top === 'team.json' || top === 'heartbeats') this.dirtyRoster = true;
+    else if (top === 'events.jsonl') this.dirtyEvents = true;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.reloadSerial();
+    }, COALESCE_MS);
+  }
+
+  private async reloadSerial(): Promise<void> {
+    while (this.reloading) await this.reloading;
+    this.reloading = this.reload().catch((err) => this.store.log.error('team view reload failed', err));
+    await this.reloading;
+    this.reloading = null;
+    const snap = this.snapshot();
+    for (const l of this.listeners) l(snap);
+  }
+
+  private async reload(): Promise<void> {
+    if (this.fullReload) {
+      this.fullReload = false;
+      const board = await this.store.tasks.snapshot();
+      this.tasks = board.index;
+      this.taskProblems = new Map(board.problems.map((p) => [p.path, p]));
+      this.dirtyTasks.clear();
+      const reqs = await this.store.requests.list();
+      this.requests = new Map(reqs.requests.map((r) => [r.id, r]));
+      this.dirtyRequests.clear();
+    }
+    for (const id of this.takeAll(this.dirtyTasks)) {
+      const r = await this.store.tasks.readTask(id);
+      const file = this.store.paths.task(id);
+      if (r.task) {
+        this.tasks.set(id, r.task);
+        this.taskProblems.delete(file);
+      } else {
+        this.tasks.delete(id);
+        if (r.problem) this.taskProblems.set(file, r.problem);
+        else this.taskProblems.delete(file);
+      }
+    }
+    for (const id of this.takeAll(this.dirtyRequests)) {
+      const r = await this.store.requests.get(id);
+      if (r.ok) this.requests.set(id, r.value);
+      else this.requests.delete(id);
+    }
+    if (this.dirtyRoster) {
+      this.dirtyRoster = false;
+      const cfg = await this.store.readConfig();
+      if (cfg.ok) {
+        this.team = cfg.config.name;
+        this.roster = await this.store.roster();
+      }
+    }
+    if (this.dirtyEvents) {
+      this.dirtyEvents = false;
+      await this.readNewEvents();
+    }
+    this.generation++;
+  }
+
+  /** Tail events.jsonl from the last offset, keeping the message traffic. */
+  private async readNewEvents(): Promise<void> {
+    let fh;
+    try {
+      fh = await fsp.open(this.store.paths.events, 'r');
+    } catch {
+      return;
+    }
+    try {
+      const { size } = await fh.stat();
+      if (size < this.eventsOffset) this.eventsOffset = 0;
+      if (size === this.eventsOffset) return;
+      // On first load read only the tail: old traffic is not worth megabytes of parsing.
+      const start = this.eventsOffset === 0 ? Math.max(0, size - 256 * 1024) : this.eventsOffset;
+      const buf = Buffer.alloc(size - start);
+      await fh.read(buf, 0, buf.length, start);
+      const end = buf.lastIndexOf(0x0a);
+      if (end < 0) return;
+      this.eventsOffset = start + end + 1;
+      const lines = buf.subarray(0, end).toString('utf8').split('\n');
+      if (start > 0 && this.traffic.length === 0) lines.shift();
+      for (const line of lines) {
+        try {
+          const ev = JSON.parse(line) as TeamEvent;
+          if (ev.type === 'message_sent') this.traffic.push(ev);
+        } catch {
+          // A bad line in the event log is skipped; the log is informational.
+        }
+      }
+      if (this.traffic.length > TRAFFIC_LIMIT) this.traffic = this.traffic.slice(-TRAFFIC_LIMIT);
+    } finally {
+      await fh.close();
+    }
+  }
+
+  private takeAll(set: Set<string>): string[] {
+    const out = [...set];
+    set.clear();
+    return out;
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * `teamux init` and `teamux validate`: check a layout file, and create or refresh the team folder
+ * from it. Nothing is written unless the whole file is valid.
+ */
+import * as path from 'node:path';
+import { formatErrors, loadLayout, summarizeLayout } from '../config/index.js';
+import { initTeam } from '../store/init.js';
+import { EXIT_BAD_INPUT, EXIT_OK, onePositional, parse } from './context.js';
+import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
+import type { Verb } from './verb.js';
+
+const OPTS = { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } as const;
+
+export const validateVerb: Verb = {
+  name: 'validate',
+  summary: 'check a layout file: a one-line summary, or file:line:col errors',
+  usage: ['validate LAYOUT.yaml [--json]'],
+  examples: ['teamux validate examples/demo/team.yaml'],
+  async run(ctx, argv) {
+    const { values, positionals } = parse(argv, OPTS, this.usage[0]!);
+    const file = path.resolve(ctx.cwd, onePositional(positionals, 'layout file', this.usage[0]!));
+    const r = loadLayout(file, { env: ctx.env });
+    if (!r.ok) {
+      if (values.json) ctx.out(JSON.stringify({ ok: false, errors: r.errors }));
+      ctx.err(formatErrors(r.errors));
+      return EXIT_BAD_INPUT;
+    }
+    for (const w of r.warnings) ctx.err(w);
+    ctx.out(values.json ? JSON.stringify({ ok: true, summary: summarizeLayout(r.layout), warnings: r.warnings, teamDir: teamDirOf(r.layout) }) : `${path.relative(ctx.cwd, file) || file}: ok — ${summarizeLayout(r.layout)}`);
+    return EXIT_OK;
+  },
+};
+
+export const initVerb: Verb = {
+  name: 'init',
+  summary: 'create or refresh the team folder from a layout; print its path',
+  usage: ['init LAYOUT.yaml [--json]'],
+  examples: ['teamux init examples/demo/team.yaml', 'export TEAMUX_TEAM_DIR=$(teamux init layouts/minimal.yaml)'],
+  async run(ctx, argv) {
+    const { values, positionals } = parse(argv, OPTS, this.usage[0]!);
+    const file = path.resolve(ctx.cwd, onePositional(positionals, 'layout file', this.usage[0]!));
+    const { layout, warnings } = loadLayoutOrFail(file, ctx.env);
+    for (const w of warnings) ctx.err(w);
+    const dir = teamDirOf(layout);
+    const r = await initTeam(dir, teamSpecOf(layout, file));
+    ctx.out(values.json ? JSON.stringify({ ok: true, teamDir: dir, created: r.created, seeded: r.seeded }) : dir);
+    return EXIT_OK;
+  },
+};

@@ -1,0 +1,141 @@
+/**
+ * `teamux start LAYOUT.yaml`: validate the layout before anything is written, create or refresh the
+ * team folder, start the offline demo model when agents need one and no API key is set, run the
+ * on_start hooks, then hand the terminal to the multiplexer until it quits.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { NormalizedLayout, NormalizedMember } from '../config/index.js';
+import { runDemoServer } from '../demo/main.js';
+import { PtyHost } from '../host/pty.js';
+import type { PaneHost } from '../host/types.js';
+import { buildKeyTable } from '../keys/keymap.js';
+import { initTeam } from '../store/init.js';
+import { Multiplexer, type MemberLaunch } from '../app/multiplexer.js';
+import type { TeamStore } from '../store/team.js';
+import type { LayoutName, MainSize } from '../ui/geometry.js';
+import { EXIT_BAD_INPUT, onePositional, parse, UsageError } from './context.js';
+import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
+import { claimMuxLock } from './mux-lock.js';
+import type { Verb } from './verb.js';
+
+/** The folder holding bin/teamux, put first on members' PATH so scripts can call `teamux`. */
+export const BIN_DIR = fileURLToPath(new URL('../../bin', import.meta.url));
+
+/** How a member is launched: its own command, or `teamux agent` for agent members. */
+export function launchOf(m: NormalizedMember, layout: NormalizedLayout, teamDir: string, extraEnv: Record<string, string>): MemberLaunch {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  Object.assign(env, m.env, extraEnv, {
+    TEAMUX_TEAM_DIR: teamDir,
+    TEAMUX_MEMBER: m.name,
+    PATH: `${BIN_DIR}${path.delimiter}${m.env.PATH ?? process.env.PATH ?? '/usr/bin:/bin'}`,
+  });
+  if (m.agent) {
+    const args = [path.join(BIN_DIR, 'teamux'), 'agent', '--as', m.name];
+    if (m.agent.model) args.push('--model', m.agent.model);
+    if (m.agent.maxTokens) args.push('--max-tokens', String(m.agent.maxTokens));
+    if (m.agent.autoClaim) args.push('--auto-claim');
+    if (m.agent.systemPrompt) env.TEAMUX_AGENT_SYSTEM_PROMPT = m.agent.systemPrompt;
+    return { name: m.name, role: m.role, isLead: m.isLead, command: process.execPath, args, cwd: m.cwd, env };
+  }
+  return { name: m.name, role: m.role, isLead: m.isLead, command: m.command!.program, args: m.command!.args, cwd: m.cwd, env };
+}
+
+/** Run hook commands with sh in the team root; output goes to the team log. */
+export async function runHooks(store: TeamStore, which: string, commands: string[], cwd: string, env: Record<string, string>): Promise<void> {
+  for (const cmd of commands) {
+    const code = await new Promise<number>((resolve) => {
+      const child = spawn('sh', ['-c', cmd], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.on('close', (c) => {
+        clearTimeout(timer);
+        store.log.info(`${which} hook \`${cmd}\` exited ${c}${out ? `:\n${out.trimEnd()}` : ''}`);
+        resolve(c ?? 1);
+      });
+      child.on('error', () => resolve(127));
+    });
+    if (code !== 0) store.log.warn(`${which} hook \`${cmd}\` failed with exit ${code}`);
+  }
+}
+
+/** Where an agent team's demo scripts live: the folder of a member's demo_script, else scripts/ beside the layout. */
+function demoScriptDir(layout: NormalizedLayout, layoutFile: string): string {
+  const explicit = [layout.lead, ...layout.teammates].find((m) => m.agent?.demoScript)?.agent?.demoScript;
+  return explicit ? path.dirname(explicit) : path.join(path.dirname(layoutFile), 'scripts');
+}
+
+/** Convert the config's main-size to the geometry's. */
+export function mainSizeOf(layout: NormalizedLayout): MainSize {
+  const s = layout.layout.mainSize;
+  return s.unit === 'percent' ? { percent: s.value } : { cells: s.value };
+}
+
+/** Make the pane host for a backend. */
+export async function makeHost(backend: 'pty' | 'tmux', layout: NormalizedLayout, teamDir: string): Promise<PaneHost> {
+  if (backend === 'pty') return new PtyHost();
+  const { tmuxHostFor } = await import('./tmux-backend.js');
+  return tmuxHostFor(layout, teamDir);
+}
+
+export const startVerb: Verb = {
+  name: 'start',
+  summary: 'start the team from a layout and take over the terminal',
+  usage: ['start LAYOUT.yaml [--backend pty|tmux]'],
+  examples: ['teamux start examples/demo/team.yaml', 'teamux start layouts/tmux.yaml --backend tmux'],
+  async run(ctx, argv) {
+    const { values, positionals } = parse(argv, { backend: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } }, this.usage[0]!);
+    const file = path.resolve(ctx.cwd, onePositional(positionals, 'layout file', this.usage[0]!));
+    if (values.backend !== undefined && values.backend !== 'pty' && values.backend !== 'tmux') throw new UsageError(`--backend "${values.backend}" is not a backend`, 'use pty or tmux');
+    // Validate before anything is written or started.
+    const { layout, warnings } = loadLayoutOrFail(file, ctx.env);
+    if (!process.stdout.isTTY || !process.stdin.isTTY) {
+      throw new UsageError('teamux start needs a terminal: stdin and stdout must be a TTY', 'run it in a terminal (or inside tmux); to check a layout without one, use `teamux validate`');
+    }
+    const keys = buildKeyTable(layout.keys.prefix, layout.keys.bindings);
+    if (!keys.ok) throw new UsageError(`${file}: keys.prefix: ${keys.message}`);
+    const backend = (values.backend ?? layout.backend) as 'pty' | 'tmux';
+    const teamDir = teamDirOf(layout);
+    const { store } = await initTeam(teamDir, teamSpecOf(layout, file));
+    const lock = await claimMuxLock(store, backend);
+    if (!lock.ok) throw new UsageError(lock.message, lock.hint);
+    for (const w of warnings) store.log.warn(w);
+    const members = [layout.lead, ...layout.teammates];
+    const extraEnv: Record<string, string> = {};
+    let demo = false;
+    let closeDemo: (() => Promise<void>) | null = null;
+    if (members.some((m) => m.agent) && !ctx.env.ANTHROPIC_API_KEY) {
+      const dir = demoScriptDir(layout, file);
+      if (!existsSync(dir)) throw new UsageError(`agents need a model: ANTHROPIC_API_KEY is not set and there are no demo scripts in ${dir}`, 'export ANTHROPIC_API_KEY=…, or give the agents demo_script files');
+      const server = await runDemoServer(dir);
+      if (!server.ok) throw new UsageError(`the demo scripts in ${dir} are not valid:\n${server.errors.join('\n')}`);
+      extraEnv.TEAMUX_DEMO_URL = server.server.url;
+      demo = true;
+      closeDemo = () => server.server.close();
+      store.log.info(`no ANTHROPIC_API_KEY: agents use the demo model at ${server.server.url} (scripts in ${dir})`);
+    }
+    await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
+    const host = await makeHost(backend, layout, teamDir);
+    const mux = new Multiplexer({
+      store, host, team: layout.name, lead: layout.lead.name,
+      layout: layout.layout.name as LayoutName, mainSize: mainSizeOf(layout), sidebar: layout.sidebar,
+      keys: keys.table, shutdownTimeoutMs: layout.shutdownTimeout * 1000,
+      members: members.map((m) => launchOf(m, layout, teamDir, extraEnv)), demo,
+      input: process.stdin, output: process.stdout,
+      onShutdown: () => runHooks(store, 'on_shutdown', layout.hooks.onShutdown, layout.root, { TEAMUX_TEAM_DIR: teamDir }),
+    });
+    try {
+      return await mux.run();
+    } finally {
+      await closeDemo?.();
+      await lock.release();
+    }
+  },
+};
+
+export { EXIT_BAD_INPUT };

@@ -1,0 +1,125 @@
+/**
+ * The node-pty host: each member runs in its own pseudo-terminal (TERM=xterm-256color), owned by
+ * this process. Bytes arrive as UTF-8 strings; flow control maps to node-pty's pause/resume of the
+ * master side. Disposing the host with `kill` ends every process it started: SIGTERM first, then
+ * SIGKILL for any that linger.
+ */
+import pty from 'node-pty';
+import type { Disposable, PaneExit, PaneHost, PaneProcess, PaneSpec } from './types.js';
+
+const SIGNALS: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 9: 'SIGKILL', 15: 'SIGTERM', 6: 'SIGABRT', 11: 'SIGSEGV' };
+
+class PtyPane implements PaneProcess {
+  // identity
+  readonly id: string;
+  // lifecycle
+  private exited: PaneExit | null = null;
+  private readonly exitListeners = new Set<(e: PaneExit) => void>();
+  private readonly subscriptions: Disposable[] = [];
+
+  constructor(private readonly term: pty.IPty, id: string) {
+    this.id = id;
+    this.subscriptions.push(term.onExit(({ exitCode, signal }) => {
+      this.exited = signal ? { exitCode: null, signal: SIGNALS[signal] ?? `signal ${signal}` } : { exitCode, signal: null };
+      for (const l of this.exitListeners) l(this.exited);
+    }));
+  }
+
+  get pid(): number {
+    return this.term.pid;
+  }
+
+  onData(listener: (data: string | Uint8Array) => void): Disposable {
+    const d = this.term.onData(listener);
+    this.subscriptions.push(d);
+    return d;
+  }
+
+  onExit(listener: (exit: PaneExit) => void): Disposable {
+    if (this.exited) queueMicrotask(() => listener(this.exited!));
+    this.exitListeners.add(listener);
+    return { dispose: () => this.exitListeners.delete(listener) };
+  }
+
+  write(data: string): void {
+    if (!this.exited) this.term.write(data);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.exited) return;
+    try {
+      this.term.resize(Math.max(1, cols), Math.max(1, rows));
+    } catch {
+      // The process may exit between the check and the ioctl.
+    }
+  }
+
+  pause(): void {
+    this.term.pause();
+  }
+
+  resume(): void {
+    this.term.resume();
+  }
+
+  kill(signal: NodeJS.Signals = 'SIGTERM'): void {
+    if (this.exited) return;
+    try {
+      // Signal the whole process group, so a shell's children go too.
+      process.kill(-this.term.pid, signal);
+    } catch {
+      try {
+        this.term.kill(signal);
+      } catch {
+        // already gone
+      }
+    }
+  }
+
+  get hasExited(): boolean {
+    return this.exited !== null;
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions.splice(0)) s.dispose();
+    this.exitListeners.clear();
+  }
+}
+
+/** Spawns members in node-pty pseudo-terminals. */
+export class PtyHost implements PaneHost {
+  readonly kind = 'pty' as const;
+  private readonly panes = new Set<PtyPane>();
+
+  async spawn(spec: PaneSpec): Promise<PaneProcess> {
+    const term = pty.spawn(spec.command, spec.args, {
+      name: 'xterm-256color',
+      cols: Math.max(1, spec.cols),
+      rows: Math.max(1, spec.rows),
+      cwd: spec.cwd,
+      env: { ...spec.env, TERM: 'xterm-256color', COLORTERM: 'truecolor' },
+    });
+    const pane = new PtyPane(term, spec.id);
+    this.panes.add(pane);
+    pane.onExit(() => undefined);
+    return pane;
+  }
+
+  async dispose(options: { kill?: boolean } = {}): Promise<void> {
+    const live = [...this.panes].filter((p) => !p.hasExited);
+    if (options.kill && live.length > 0) {
+      for (const p of live) p.kill('SIGTERM');
+      const deadline = Date.now() + 2_000;
+      await new Promise<void>((resolve) => {
+        const check = (): void => {
+          if (live.every((p) => p.hasExited) || Date.now() > deadline) resolve();
+          else setTimeout(check, 20);
+        };
+        check();
+      });
+      for (const p of live) if (!p.hasExited) p.kill('SIGKILL');
+    }
+    for (const p of this.panes) p.dispose();
+    this.panes.clear();
+  }
+}
