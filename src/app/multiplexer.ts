@@ -57,6 +57,21 @@ const FRAME_MS = 16;
 const ESC_TIMEOUT_MS = 25;
 const SEPARATOR = style(240);
 
+/** Break text into lines of at most `width` columns at spaces. */
+function wrapWords(text: string, width: number): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      out.push(line);
+      line = '';
+    }
+    line = line ? `${line} ${word}` : word.slice(0, Math.max(1, width));
+  }
+  if (line) out.push(line);
+  return out;
+}
+
 /** The running multiplexer. */
 export class Multiplexer {
   // configuration
@@ -220,7 +235,9 @@ export class Multiplexer {
     if (full) paintRows(screen, { left: 0, top: 0, width: cols, height: rows }, [], style());
     let cursor: { x: number; y: number; visible: boolean } = { x: 0, y: 0, visible: false };
     if (g.tooSmall) {
-      paintRow(screen, 0, Math.floor(rows / 2), cols, [{ text: g.tooSmall, attr: style(C.yellow, C.default, { bold: true }) }], style());
+      const lines = wrapWords(cols < 40 ? 'too small: enlarge the terminal' : g.tooSmall, cols);
+      const top = Math.max(0, Math.floor((rows - 1 - lines.length) / 2));
+      lines.slice(0, Math.max(1, rows - 1)).forEach((l, i) => paintRow(screen, 0, top + i, cols, [{ text: l, attr: style(C.yellow, C.default, { bold: true }) }], style()));
     } else {
       this.panes.forEach((p, i) => {
         const r = g.panes[i];

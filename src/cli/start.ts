@@ -14,7 +14,7 @@ import type { PaneHost } from '../host/types.js';
 import { buildKeyTable } from '../keys/keymap.js';
 import { initTeam } from '../store/init.js';
 import { Multiplexer, type MemberLaunch } from '../app/multiplexer.js';
-import type { TeamStore } from '../store/team.js';
+import { TeamStore } from '../store/team.js';
 import type { LayoutName, MainSize } from '../ui/geometry.js';
 import { EXIT_BAD_INPUT, onePositional, parse, UsageError } from './context.js';
 import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
@@ -31,6 +31,7 @@ export function launchOf(m: NormalizedMember, layout: NormalizedLayout, teamDir:
   Object.assign(env, m.env, extraEnv, {
     TEAMUX_TEAM_DIR: teamDir,
     TEAMUX_MEMBER: m.name,
+    TEAMUX_PLAN_REQUIRED: m.planRequired ? '1' : '0',
     PATH: `${BIN_DIR}${path.delimiter}${m.env.PATH ?? process.env.PATH ?? '/usr/bin:/bin'}`,
   });
   if (m.agent) {
@@ -101,7 +102,10 @@ export const startVerb: Verb = {
     if (!keys.ok) throw new UsageError(`${file}: keys.prefix: ${keys.message}`);
     const backend = (values.backend ?? layout.backend) as 'pty' | 'tmux';
     const teamDir = teamDirOf(layout);
-    const { store } = await initTeam(teamDir, teamSpecOf(layout, file));
+    await initTeam(teamDir, teamSpecOf(layout, file));
+    const opened = await TeamStore.open(teamDir, 'mux');
+    if (!opened.ok) throw new UsageError(opened.error.message, opened.error.hint);
+    const store = opened.store;
     const lock = await claimMuxLock(store, backend);
     if (!lock.ok) throw new UsageError(lock.message, lock.hint);
     for (const w of warnings) store.log.warn(w);

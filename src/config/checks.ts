@@ -106,9 +106,8 @@ export function layoutWarnings(layout: Layout): Problem[] {
   }
   for (const { member, at } of membersOf<Member>(layout.lead, layout.teammates)) {
     if (member.command === undefined) continue;
-    if (member.plan_required) {
-      warnings.push({ path: [...at, 'plan_required'], at: 'key', message: 'plan_required only applies to agent members' });
-    }
+    // plan_required is kept for command members too: a script can follow the gate through
+    // `teamux plan submit/status`, and teamux tells it through TEAMUX_PLAN_REQUIRED=1.
     if (member.tools !== undefined) {
       warnings.push({ path: [...at, 'tools'], at: 'key', message: 'tools only apply to agent members' });
     }

@@ -209,10 +209,10 @@ describe('YAML conveniences', () => {
 
 describe('warnings', () => {
   test('allowed but suspicious settings produce positioned warnings', () => {
-    const file = writeLayout(lines('name: demo', 'keys: { prefix: a }', 'lead:', '  name: boss', '  role: r', '  command: sh', '  plan_required: true'));
+    const file = writeLayout(lines('name: demo', 'keys: { prefix: a }', 'lead:', '  name: boss', '  role: r', '  command: sh', '  tools: [bash]', '  plan_required: true'));
     expect(loaded(loadLayout(file)).warnings).toEqual([
       `${file}:2:17 keys.prefix: prefix "a" has no C- or M- modifier, so it cannot be typed into a pane`,
-      `${file}:7:3 lead.plan_required: plan_required only applies to agent members`,
+      `${file}:7:3 lead.tools: tools only apply to agent members`,
     ]);
   });
 });

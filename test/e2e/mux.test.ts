@@ -1,0 +1,140 @@
+// End-to-end: `teamux start` inside a real tmux server on a private socket, driven with send-keys
+// and read with capture-pane, on the scripted example team (members use the protocol via the CLI).
+import { cpSync, existsSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TeamStore } from '../../src/store/team.js';
+import { BIN, REPO, cliProcess, tempDir, waitFor } from '../helpers/team.js';
+import { TmuxDriver } from '../helpers/tmux.js';
+
+const drivers: TmuxDriver[] = [];
+const cleanups: Array<() => void> = [];
+afterEach(async () => {
+  for (const d of drivers.splice(0)) await d.kill();
+  for (const c of cleanups.splice(0)) c();
+});
+
+/** Copy the scripted example into a temp folder (its team folder lands there). */
+function scriptedTeam(): { dir: string; layout: string; teamDir: string } {
+  const tmp = tempDir('teamux-e2e-');
+  cleanups.push(tmp.cleanup);
+  cpSync(path.join(REPO, 'examples', 'scripted'), tmp.dir, { recursive: true, filter: (src) => !src.includes('.teamux') });
+  return { dir: tmp.dir, layout: path.join(tmp.dir, 'team.yaml'), teamDir: path.join(tmp.dir, '.teamux', 'scripted') };
+}
+
+async function startMux(layout: string, cols = 160, rows = 45, env: Record<string, string> = {}): Promise<TmuxDriver> {
+  const d = await TmuxDriver.start(`${process.execPath} ${BIN} start ${layout}; echo TEAMUX-EXIT=$?; sleep 600`, cols, rows, { WORK_SECONDS: '1', ...env });
+  drivers.push(d);
+  return d;
+}
+
+async function open(teamDir: string): Promise<TeamStore> {
+  const r = await waitFor(() => (existsSync(path.join(teamDir, 'team.json')) ? TeamStore.open(teamDir) : null), 'the team folder');
+  if (!r.ok) throw new Error(r.error.message);
+  return r.store;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('teamux start (e2e in tmux)', () => {
+  it('panes show output, the sidebar follows the folder, approve and broadcast go through the protocol, shutdown closes the pane', async () => {
+    const t = scriptedTeam();
+    const d = await startMux(t.layout);
+    // Every pane shows its process's output.
+    await d.waitFor((s) => s.includes('[lead] watching the inbox') && s.includes('[alice] waiting for approval') && s.includes('[bob]'), 'all three panes');
+    await d.waitFor(/▶plan alice→lead/, 'alice\'s plan request in the sidebar');
+    // A task added from another process appears in the sidebar.
+    const add = await cliProcess(['task', 'add', '--subject', 'Sidebar canary task', '--team-dir', t.teamDir]);
+    expect(add.code, add.err).toBe(0);
+    await d.waitFor(/Sidebar canary task/, 'the new task in the sidebar', 5_000);
+    // The approve key writes an approving response; alice acts on it.
+    await d.keys('C-a', 'a');
+    await d.waitFor(/\[alice\] plan approved/, 'alice to see the approval');
+    const store = await open(t.teamDir);
+    const plans = (await store.requests.list()).requests.filter((r) => r.type === 'plan_approval');
+    expect(plans).toMatchObject([{ from: 'alice', to: 'lead', status: 'approved', response: { by: 'lead', approve: true } }]);
+    // A broadcast reaches every inbox and is never typed into a pane.
+    await d.keys('C-a', 'b');
+    await d.waitFor(/broadcast:/, 'the broadcast prompt');
+    await d.type('standup in five');
+    await d.keys('Enter');
+    await d.waitFor(/broadcast delivered to 3 inboxes/, 'the broadcast confirmation');
+    const { events } = await store.events.read();
+    const sent = events.filter((e) => e.type === 'message_sent' && e.messageType === 'broadcast' && e.excerpt === 'standup in five');
+    expect(sent.map((e) => e.to).sort()).toEqual(['alice', 'bob', 'lead']);
+    // The shutdown handshake with bob ends with his pane closed and his process gone.
+    const bob = (await store.roster()).find((m) => m.name === 'bob')!;
+    expect(bob.pid).toBeGreaterThan(0);
+    await d.keys('C-a', '3');
+    await d.keys('C-a', 's');
+    await d.waitFor((s) => !/ 3 bob · /.test(s) && /shut down bob/.test(s), 'bob\'s pane to close');
+    await waitFor(() => !pidAlive(bob.pid!), 'bob\'s process to be gone', 5_000);
+    const shutdowns = (await store.requests.list()).requests.filter((r) => r.type === 'shutdown' && r.to === 'bob');
+    expect(shutdowns).toMatchObject([{ status: 'approved', response: { by: 'bob' } }]);
+    // Quit: a handshake with everyone; nothing is left running.
+    const pids = (await store.roster()).map((m) => m.pid).filter((p): p is number => p !== null);
+    await d.keys('C-a', 'q');
+    await d.waitFor(/TEAMUX-EXIT=0/, 'teamux to exit');
+    for (const pid of pids) expect(pidAlive(pid), `pid ${pid}`).toBe(false);
+  }, 90_000);
+
+  it('the reject key sends feedback and the teammate resubmits', async () => {
+    const t = scriptedTeam();
+    const d = await startMux(t.layout);
+    await d.waitFor(/▶plan alice→lead/, 'alice\'s plan request');
+    await d.keys('C-a', 'r');
+    await d.waitFor(/reject alice's plan — feedback:/, 'the feedback prompt');
+    await d.type('split step 2 in two');
+    await d.keys('Enter');
+    await d.waitFor(/\[alice\] plan rejected: split step 2 in two/, 'alice to see the rejection');
+    await d.waitFor(/resubmitting a revised plan/, 'alice to resubmit');
+    const store = await open(t.teamDir);
+    await waitFor(async () => (await store.requests.list()).requests.filter((r) => r.type === 'plan_approval').length === 2, 'a second plan request');
+    const plans = (await store.requests.list()).requests.filter((r) => r.type === 'plan_approval');
+    expect(plans[0]).toMatchObject({ status: 'rejected', response: { approve: false, text: 'split step 2 in two' } });
+    expect(plans[1]).toMatchObject({ status: 'pending' });
+    expect(plans[1]!.body).toContain('revised: split step 2 in two');
+    await d.keys('C-a', 'q');
+    await d.keys('C-a', 'q');
+    await d.waitFor(/TEAMUX-EXIT=0/, 'teamux to exit');
+  }, 90_000);
+
+  it('a resize reaches the pty, and a terminal too small gets a message', async () => {
+    const tmp = tempDir('teamux-e2e-');
+    cleanups.push(tmp.cleanup);
+    const layout = path.join(tmp.dir, 'one.yaml');
+    writeFileSync(layout, 'name: one\nsidebar: { hidden: true }\nlead: { name: lead, role: shell, command: [bash, --norc, --noprofile] }\n');
+    const d = await startMux(layout, 100, 30);
+    await d.waitFor(/ 1 lead · shell/, 'the pane');
+    await d.type("PS1='$ '; stty size");
+    await d.keys('Enter');
+    // One title row and the status line: the pane is 100 x 28.
+    await d.waitFor(/^28 100$/m, 'stty size before the resize');
+    await d.resize(120, 40);
+    await d.type('clear; stty size');
+    await d.keys('Enter');
+    await d.waitFor(/^38 120$/m, 'stty size after the resize');
+    await d.resize(10, 5);
+    await d.waitFor(/too small/, 'the too-small message');
+    await d.resize(100, 30);
+    await d.waitFor(/ 1 lead · shell/, 'the pane back');
+    await d.keys('C-a', 'q', 'C-a', 'q');
+    await d.waitFor(/TEAMUX-EXIT=0/, 'teamux to exit');
+  }, 60_000);
+
+  it('start without a terminal is an error with a hint, and writes nothing', async () => {
+    const t = scriptedTeam();
+    const r = await cliProcess(['start', t.layout]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/teamux start needs a terminal/);
+    expect(r.err).toMatch(/hint:/);
+    expect(existsSync(t.teamDir)).toBe(false);
+  });
+});

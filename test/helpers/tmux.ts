@@ -1,0 +1,71 @@
+// Driving programs inside a real tmux server on a private socket (never the user's server):
+// start a session at a fixed size, type with send-keys, read the screen with capture-pane, and wait
+// on what the screen shows with a deadline.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { waitFor } from './team.js';
+
+/** Run tmux on a socket; resolves with stdout, rejects with stderr on failure. */
+export function tmux(socket: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('tmux', ['-L', socket, ...args], { env: { ...process.env, TMUX: '' } }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`tmux ${args.join(' ')}: ${stderr || err.message}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+/** One private tmux server with one session running a command. */
+export class TmuxDriver {
+  readonly socket = `teamux-e2e-${randomBytes(4).toString('hex')}`;
+
+  static async start(command: string, cols = 160, rows = 45, env: Record<string, string> = {}): Promise<TmuxDriver> {
+    const d = new TmuxDriver();
+    const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+    await tmux(d.socket, ['-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', String(cols), '-y', String(rows), ...envArgs, command]);
+    await tmux(d.socket, ['set-option', '-g', 'remain-on-exit', 'on']);
+    return d;
+  }
+
+  /** Type keys (tmux key names or literal text). */
+  async keys(...keys: string[]): Promise<void> {
+    await tmux(this.socket, ['send-keys', '-t', 'main', ...keys]);
+  }
+
+  /** Type literal text. */
+  async type(text: string): Promise<void> {
+    await tmux(this.socket, ['send-keys', '-t', 'main', '-l', text]);
+  }
+
+  /** The screen as text lines. */
+  async screen(): Promise<string> {
+    return tmux(this.socket, ['capture-pane', '-p', '-t', 'main']);
+  }
+
+  /** Wait until the screen matches. */
+  async waitFor(pattern: RegExp | ((screen: string) => boolean), what: string, timeoutMs = 15_000): Promise<string> {
+    let last = '';
+    try {
+      return await waitFor(async () => {
+        last = await this.screen();
+        return (typeof pattern === 'function' ? pattern(last) : pattern.test(last)) ? last : null;
+      }, what, timeoutMs, 50);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\n--- screen ---\n${last}`);
+    }
+  }
+
+  /** Resize the session's window. */
+  async resize(cols: number, rows: number): Promise<void> {
+    await tmux(this.socket, ['resize-window', '-t', 'main', '-x', String(cols), '-y', String(rows)]);
+  }
+
+  /** Is the command in the session's pane still running? */
+  async paneDead(): Promise<boolean> {
+    return (await tmux(this.socket, ['display-message', '-p', '-t', 'main', '#{pane_dead}'])).trim() === '1';
+  }
+
+  async kill(): Promise<void> {
+    await tmux(this.socket, ['kill-server']).catch(() => undefined);
+  }
+}
