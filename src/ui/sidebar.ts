@@ -112,9 +112,10 @@ export function renderSidebar(s: TeamSnapshot, o: SidebarOptions): Row[] {
   if (n === 0 || left <= 0) return rows.slice(0, o.height);
   // Requests get what they need (up to a third); mail a third; tasks the rest.
   const budgets = new Map<SidebarSection, number>();
-  const reqNeed = Math.min(Math.max(2, Math.floor(left / 3)), 1 + o.notices.length + pendingRequests(s).length + 3);
+  const resolvedShown = Math.min(3, s.requests.length - pendingRequests(s).length);
+  const reqNeed = Math.min(Math.max(2, Math.floor(left / 3)), 1 + o.notices.length + pendingRequests(s).length + resolvedShown);
   if (o.sections.includes('requests')) budgets.set('requests', reqNeed);
-  if (o.sections.includes('mailbox')) budgets.set('mailbox', Math.max(2, Math.floor(left / 3)));
+  if (o.sections.includes('mailbox')) budgets.set('mailbox', Math.max(2, Math.min(Math.floor(left / 3), 1 + s.traffic.length)));
   const used = [...budgets.values()].reduce((a, b) => a + b, 0);
   if (o.sections.includes('task_board')) budgets.set('task_board', Math.max(2, left - used));
   for (const sec of o.sections) {

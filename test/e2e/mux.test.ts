@@ -138,3 +138,40 @@ describe('teamux start (e2e in tmux)', () => {
     expect(existsSync(t.teamDir)).toBe(false);
   });
 });
+
+describe('programs in a pane look as they do in plain tmux', () => {
+  const inputs = path.join(REPO, 'test', 'fixtures', 'vt', 'inputs');
+
+  async function compare(command: string, ready: RegExp): Promise<void> {
+    const tmp = tempDir('teamux-e2e-');
+    cleanups.push(tmp.cleanup);
+    const layout = path.join(tmp.dir, 'one.yaml');
+    writeFileSync(layout, `name: one\nsidebar: { hidden: true }\nlead: { name: lead, role: shell, command: [bash, --norc, --noprofile], cwd: ${JSON.stringify(inputs)} }\n`);
+    const d = await startMux(layout, 100, 30);
+    // The same program in a plain tmux pane of the pane's inner size (100 x 28).
+    const plain = await TmuxDriver.start(`cd ${inputs} && bash --norc --noprofile`, 100, 28);
+    drivers.push(plain);
+    await d.waitFor(/ 1 lead · shell/, 'the pane');
+    for (const x of [d, plain]) {
+      await x.type(command);
+      await x.keys('Enter');
+    }
+    const mine = await d.waitFor(ready, `${command} in teamux`);
+    const theirs = await plain.waitFor(ready, `${command} in tmux`);
+    const paneRows = (s: string): string[] => s.split('\n').slice(1, 29).map((l) => l.trimEnd());
+    const plainRows = (s: string): string[] => s.split('\n').slice(0, 28).map((l) => l.trimEnd());
+    // Screens may still be settling; compare once both are stable.
+    await waitFor(async () => JSON.stringify(paneRows(await d.screen())) === JSON.stringify(plainRows(await plain.screen())), `${command}: teamux pane == tmux pane`, 10_000).catch(() => undefined);
+    expect(paneRows(await d.screen())).toEqual(plainRows(await plain.screen()));
+    expect(mine.length).toBeGreaterThan(0);
+    expect(theirs.length).toBeGreaterThan(0);
+  }
+
+  it('vim', async () => {
+    await compare('vim -u NONE -N -n -i NONE sample.txt', /"sample.txt" \d+L/);
+  }, 60_000);
+
+  it('less', async () => {
+    await compare('less -S long.txt', /^line 027 of the less fixture/m);
+  }, 60_000);
+});
