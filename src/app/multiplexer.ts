@@ -22,6 +22,8 @@ import type { PromptState } from './prompt.js';
 import { Pane } from './pane.js';
 import { TeamView, type TeamSnapshot } from './team-view.js';
 import { handleInput, flushInput } from './mux-input.js';
+import { watchSpawns } from './spawn-watch.js';
+import type { SpawnRequest } from '../protocol/spawn.js';
 
 /** A member as the multiplexer launches it. */
 export interface MemberLaunch {
@@ -51,6 +53,8 @@ export interface MuxOptions {
   output: NodeJS.WriteStream;
   /** Run after every member is gone, before the screen closes. */
   onShutdown?: () => Promise<void>;
+  /** How to launch a teammate asked for by a spawn request (absent: spawn requests are not watched). */
+  spawnLaunch?: (req: SpawnRequest) => MemberLaunch | { error: string };
 }
 
 const FRAME_MS = 16;
@@ -145,6 +149,18 @@ export class Multiplexer {
     });
     this.cleanups.push(() => sub.dispose());
     for (const m of this.opts.members) await this.openPane(m);
+    const launch = this.opts.spawnLaunch;
+    if (launch) {
+      const spawns = await watchSpawns(this.opts.store, {
+        say: (t) => this.say(t),
+        open: async (req) => {
+          const l = launch(req);
+          if ('error' in l) this.say(`cannot spawn ${req.name}: ${l.error}`);
+          else await this.openPane(l);
+        },
+      });
+      this.cleanups.push(() => spawns.dispose());
+    }
     this.requestFrame();
     return this.done;
   }

@@ -8,7 +8,9 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NormalizedLayout, NormalizedMember } from '../config/index.js';
+import { splitCommand } from '../config/command-words.js';
 import { runDemoServer } from '../demo/main.js';
+import type { SpawnRequest } from '../protocol/spawn.js';
 import { PtyHost } from '../host/pty.js';
 import type { PaneHost } from '../host/types.js';
 import { buildKeyTable } from '../keys/keymap.js';
@@ -43,6 +45,17 @@ export function launchOf(m: NormalizedMember, layout: NormalizedLayout, teamDir:
     return { name: m.name, role: m.role, isLead: m.isLead, command: process.execPath, args, cwd: m.cwd, env };
   }
   return { name: m.name, role: m.role, isLead: m.isLead, command: m.command!.program, args: m.command!.args, cwd: m.cwd, env };
+}
+
+/** How to launch a teammate that a spawn request asks for: in the team root, with the team's env. */
+export function spawnLaunchOf(req: SpawnRequest, layout: NormalizedLayout, teamDir: string, extraEnv: Record<string, string>): MemberLaunch | { error: string } {
+  const base: NormalizedMember = { name: req.name, role: req.role, isLead: false, cwd: layout.root, env: { ...layout.env }, planRequired: false };
+  if ('agent' in req) return launchOf({ ...base, agent: { autoClaim: true } }, layout, teamDir, extraEnv);
+  const words = splitCommand(req.command);
+  if (!words.ok) return { error: `${words.message}${words.hint ? ` (${words.hint})` : ''}` };
+  const [program, ...args] = words.words;
+  if (!program) return { error: 'empty command' };
+  return launchOf({ ...base, command: { program, args } }, layout, teamDir, extraEnv);
 }
 
 /** Run hook commands with sh in the team root; output goes to the team log. */
@@ -131,6 +144,7 @@ export const startVerb: Verb = {
       keys: keys.table, shutdownTimeoutMs: layout.shutdownTimeout * 1000,
       members: members.map((m) => launchOf(m, layout, teamDir, extraEnv)), demo,
       input: process.stdin, output: process.stdout,
+      spawnLaunch: (req) => spawnLaunchOf(req, layout, teamDir, extraEnv),
       onShutdown: () => runHooks(store, 'on_shutdown', layout.hooks.onShutdown, layout.root, { TEAMUX_TEAM_DIR: teamDir }),
     });
     try {

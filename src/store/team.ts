@@ -129,6 +129,19 @@ export class TeamStore {
     return result;
   }
 
+  /** Add a member to the roster (a teammate spawned while the team runs). */
+  async addMember(member: Member): Promise<Outcome<Member>> {
+    const r = await withLock(this.paths.config, async () => {
+      const cfg = await this.config();
+      if (cfg.members.some((m) => m.name === member.name)) return refuse<Member>('already_claimed', `${member.name} is already a member of this team`);
+      cfg.members.push(member);
+      await this.writeConfig(cfg);
+      return accept(member);
+    });
+    if (r.ok) await this.events.record('member_joined', { member: member.name, role: member.role, kind: member.kind });
+    return r;
+  }
+
   /** Record that a member's process started. */
   async memberStarted(name: string, pid: number): Promise<Outcome<Member>> {
     return this.updateMember(name, { status: 'working', pid, pidStart: processStartTime(pid), joinedAt: new Date().toISOString(), exitCode: null });

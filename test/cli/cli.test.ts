@@ -1,0 +1,106 @@
+// The CLI verbs: exit codes (0 ok, 1 bad input with a hint, 3 refused with a reason), --json, and
+// init/validate on layout files.
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli, cliProcess, makeTeam, tempDir } from '../helpers/team.js';
+
+let cleanup: (() => void) | undefined;
+afterEach(() => cleanup?.());
+
+async function team() {
+  const t = await makeTeam(['amy', 'bob']);
+  cleanup = t.cleanup;
+  return { dir: t.dir, env: { TEAMUX_TEAM_DIR: t.dir } };
+}
+
+describe('cli', () => {
+  it('cli.task-flow-with-json-and-refusal-reasons', async () => {
+    const { env } = await team();
+    expect((await cli(['task', 'add', '--subject', 'one'], env)).out).toBe('created task 1: one\n');
+    expect((await cli(['task', 'add', '--subject', 'two', '--blocked-by', '1', '--json'], env)).out).toMatch(/"ok":true.*"id":"2"/);
+    const blocked = await cli(['task', 'claim', '2', '--as', 'amy', '--json'], env);
+    expect(blocked.code).toBe(3);
+    expect(JSON.parse(blocked.out)).toMatchObject({ ok: false, reason: 'blocked' });
+    expect((await cli(['task', 'claim', '--as', 'amy'], env)).out).toMatch(/amy claimed task 1/);
+    const lost = await cli(['task', 'claim', '1', '--as', 'bob', '--json'], env);
+    expect(JSON.parse(lost.out)).toMatchObject({ reason: 'already_claimed' });
+    const stale = await cli(['task', 'update', '1', '--as', 'amy', '--revision', '1', '--description', 'x', '--json'], env);
+    expect(stale.code).toBe(3);
+    expect(JSON.parse(stale.out)).toMatchObject({ reason: 'conflict' });
+    expect((await cli(['task', 'complete', '1', '--as', 'amy', '--result', 'ok'], env)).out).toMatch(/now ready: 2/);
+    expect(JSON.parse((await cli(['task', 'claim', '1', '--as', 'bob', '--json'], env)).out)).toMatchObject({ reason: 'already_completed' });
+    expect(JSON.parse((await cli(['task', 'claim', '9', '--as', 'bob', '--json'], env)).out)).toMatchObject({ reason: 'not_found' });
+    const list = JSON.parse((await cli(['task', 'list', '--json'], env)).out);
+    expect(list.tasks.map((t: { id: string; ready: boolean }) => [t.id, t.ready])).toEqual([['1', false], ['2', true]]);
+  });
+
+  it('cli.bad-input-exits-1-with-a-hint-and-no-stack', async () => {
+    const { env } = await team();
+    for (const argv of [
+      ['task', 'claim', 'abc', '--as', 'amy'],
+      ['task', 'add'],
+      ['task', 'frob'],
+      ['task', 'list', '--bogus'],
+      ['msg', 'send', '--from', 'amy', '--to', 'zed', 'hi'],
+      ['inbox', 'read', '--as', 'amy', '--wait', 'soon'],
+      ['nosuchverb'],
+    ]) {
+      const r = await cli(argv, env);
+      expect(r.code, argv.join(' ')).toBe(1);
+      expect(r.err, argv.join(' ')).toMatch(/^teamux: /);
+      expect(r.err).not.toMatch(/\n\s+at /);
+    }
+    expect((await cli(['msg', 'send', '--from', 'amy', '--to', 'zed', 'hi'], env)).err).toMatch(/"zed" is not a member/);
+    const noTeam = await cli(['task', 'list'], {}, tempDir().dir);
+    expect(noTeam.err).toMatch(/no team folder given\n {2}hint: pass --team-dir/);
+  });
+
+  it('cli.messages-requests-and-plans', async () => {
+    const { env } = await team();
+    expect((await cli(['msg', 'broadcast', '--from', 'lead', 'hello'], env)).out).toMatch(/broadcast to 2 members: amy, bob/);
+    expect((await cli(['inbox', 'read', '--as', 'amy'], env)).out).toMatch(/lead → amy broadcast: hello/);
+    expect((await cli(['inbox', 'read', '--as', 'amy'], env)).out).toBe('');
+    const sub = JSON.parse((await cli(['plan', 'submit', '--as', 'amy', 'my plan', '--json'], env)).out);
+    expect(sub).toMatchObject({ ok: true, to: 'lead', status: 'pending' });
+    const rej = await cli(['request', 'reject', sub.id], env);
+    expect(rej.code).toBe(1);
+    expect(rej.err).toMatch(/needs --feedback/);
+    expect((await cli(['request', 'reject', sub.id, '--feedback', 'more tests'], env)).out).toMatch(/rejected/);
+    const dup = await cli(['request', 'approve', sub.id, '--json'], env);
+    expect(dup.code).toBe(3);
+    expect(JSON.parse(dup.out)).toMatchObject({ reason: 'not_pending' });
+    expect((await cli(['inbox', 'read', '--as', 'amy'], env)).out).toMatch(/plan_approval_response \[req-[^\]]+\] \(rejected\): more tests/);
+    expect((await cli(['inbox', 'read', '--as', 'bob', '--wait', '0.2'], env)).code).toBe(0);
+    const waited = await cli(['inbox', 'read', '--as', 'bob', '--wait', '0.2'], env);
+    expect(waited.code).toBe(3);
+    expect(waited.err).toMatch(/no message for bob within 0.2s/);
+  });
+
+  it('cli.init-validate-and-real-process', async () => {
+    const tmp = tempDir();
+    cleanup = tmp.cleanup;
+    const layout = path.join(tmp.dir, 'team.yaml');
+    writeFileSync(layout, 'name: tiny\nlead: { name: lead, role: r, command: bash }\nteammates:\n  - { name: amy, role: r, command: [sh, -c, "true"] }\ntasks:\n  - { id: a, subject: first }\n  - { id: b, subject: second, blockedBy: [a] }\n');
+    const ok = await cliProcess(['validate', layout]);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/ok — team "tiny": lead \+ 1 teammate, 2 seed tasks/);
+    const init = await cliProcess(['init', layout]);
+    expect(init.code, init.err).toBe(0);
+    const dir = init.out.trim();
+    expect(dir).toBe(path.join(tmp.dir, '.teamux', 'tiny'));
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const tasks = await cliProcess(['task', 'list', '--json', '--team-dir', dir]);
+    expect(JSON.parse(tasks.out).tasks.map((t: { subject: string; blockedBy: string[] }) => [t.subject, t.blockedBy])).toEqual([['first', []], ['second', ['1']]]);
+    // init again refreshes without re-seeding.
+    await cliProcess(['init', layout]);
+    expect(JSON.parse((await cliProcess(['task', 'list', '--json', '--team-dir', dir])).out).tasks).toHaveLength(2);
+    // A bad layout: file:line:col, exit 1, nothing written.
+    const bad = path.join(tmp.dir, 'bad.yaml');
+    writeFileSync(bad, 'name: other\nlead: { name: lead, role: r, command: bash, colour: red }\n');
+    const v = await cliProcess(['init', bad]);
+    expect(v.code).toBe(1);
+    expect(v.err).toMatch(/bad\.yaml:2:\d+ lead\.colour/);
+    expect(existsSync(path.join(tmp.dir, '.teamux', 'other'))).toBe(false);
+  });
+});
