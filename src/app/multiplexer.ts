@@ -7,7 +7,7 @@
 import blessed from 'blessed';
 import { PassThrough } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import type { PaneHost, PaneSpec } from '../host/types.js';
+import type { PaneHost, PaneProcess, PaneSpec } from '../host/types.js';
 import { InputTokenizer } from '../keys/input.js';
 import type { KeyMode, KeyTable } from '../keys/keymap.js';
 import type { TeamStore } from '../store/team.js';
@@ -53,6 +53,8 @@ export interface MuxOptions {
   output: NodeJS.WriteStream;
   /** Run after every member is gone, before the screen closes. */
   onShutdown?: () => Promise<void>;
+  /** Processes already running (tmux attach): members found here are adopted, not started. */
+  adopt?: PaneProcess[];
   /** How to launch a teammate asked for by a spawn request (absent: spawn requests are not watched). */
   spawnLaunch?: (req: SpawnRequest) => MemberLaunch | { error: string };
 }
@@ -148,7 +150,10 @@ export class Multiplexer {
       this.requestFrame();
     });
     this.cleanups.push(() => sub.dispose());
-    for (const m of this.opts.members) await this.openPane(m);
+    // Every pane gets its final size before its process starts (or its screen is replayed).
+    const opened = this.opts.members.map((m) => [this.addPane(m), m] as const);
+    this.relayout();
+    for (const [pane, m] of opened) await this.launch(pane, m);
     const launch = this.opts.spawnLaunch;
     if (launch) {
       const spawns = await watchSpawns(this.opts.store, {
@@ -165,14 +170,27 @@ export class Multiplexer {
     return this.done;
   }
 
-  /** Create a pane for a member and start its process. */
+  /** Create a pane for a member and start (or adopt) its process. */
   async openPane(m: MemberLaunch): Promise<Pane> {
-    const spec: PaneSpec = { id: m.name, command: m.command, args: m.args, cwd: m.cwd, env: m.env, cols: 80, rows: 24 };
-    const pane = new Pane(spec, m.role, m.isLead, () => this.requestFrame(), (p) => void this.paneExited(p));
-    this.panes.push(pane);
+    const pane = this.addPane(m);
     this.relayout();
-    await this.startPane(pane);
+    await this.launch(pane, m);
     return pane;
+  }
+
+  /** Add a pane to the layout without starting anything. */
+  private addPane(m: MemberLaunch): Pane {
+    const spec: PaneSpec = { id: m.name, command: m.command, args: m.args, cwd: m.cwd, env: m.env, cols: 80, rows: 24 };
+    const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', () => this.requestFrame(), (p) => void this.paneExited(p));
+    this.panes.push(pane);
+    return pane;
+  }
+
+  /** Adopt the member's running process (tmux attach), or start it. */
+  private async launch(pane: Pane, m: MemberLaunch): Promise<void> {
+    const running = this.opts.adopt?.find((p) => p.id === m.name);
+    if (running) pane.attach(running);
+    else await this.startPane(pane);
   }
 
   /** Start or restart a pane's process and record its pid. */
@@ -372,7 +390,9 @@ export class Multiplexer {
     input.on('data', onData);
     const onResize = (): void => this.relayout();
     this.screen.on('resize', onResize);
-    const onSignal = (): void => void this.finish(0, true);
+    // Closing the terminal (SIGHUP) or a plain kill: under tmux the members keep running (that is
+    // the point of the backend); with node-pty they are ours and go with us.
+    const onSignal = (): void => void this.finish(0, this.opts.host.kind !== 'tmux');
     process.on('SIGTERM', onSignal);
     process.on('SIGHUP', onSignal);
     this.cleanups.push(() => {

@@ -68,9 +68,9 @@ export async function runAction(mux: Multiplexer, action: KeyAction): Promise<vo
 function focus(mux: Multiplexer, index: number): void {
   if (index < 0 || index >= mux.panes.length) return mux.say(`there is no pane ${index + 1}`);
   if (index === mux.focused) return;
-  mux.panes[mux.focused]?.term.reportFocus(false);
+  mux.panes[mux.focused]?.reportFocus(false);
   mux.focused = index;
-  mux.panes[index]!.term.reportFocus(true);
+  mux.panes[index]!.reportFocus(true);
   if (mux.zoomed !== null) {
     mux.zoomed = index;
     mux.relayout();

@@ -112,15 +112,15 @@ function handleMouse(mux: Multiplexer, ev: MouseEvent): void {
   const button = ev.code & 3;
   if (!wheel && !motion && !ev.release && index !== mux.focused) {
     const before = mux.panes[mux.focused];
-    before?.term.reportFocus(false);
+    before?.reportFocus(false);
     mux.focused = index;
-    pane.term.reportFocus(true);
+    pane.reportFocus(true);
     mux.invalidate();
   }
   const row = ev.y - rect.top - 1;
   const col = ev.x - rect.left;
   if (row >= 0 && pane.term.modes.mouseTracking !== 'none' && !pane.scrollMode) {
-    pane.term.reportMouse({
+    pane.reportMouse({
       col, row,
       button: wheel ? 'wheel' : button === 3 ? 'none' : (['left', 'middle', 'right'] as const)[button]!,
       action: wheel ? ((ev.code & 1) === 0 ? 'up' : 'down') : motion ? 'move' : ev.release ? 'release' : 'press',

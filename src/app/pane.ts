@@ -30,18 +30,44 @@ export class Pane {
   scrollMode = false;
   /** A handshake step or other transient note shown in the title. */
   note: string | null = null;
+  // replies: a pty pane's emulator answers terminal queries (DA, DSR); under tmux, tmux already
+  // does, so only reports the user causes (mouse, focus) are forwarded there
+  private readonly answerQueries: boolean;
+  private userReport = false;
   // resources owned by the current process
   private procSubs: Disposable[] = [];
   private readonly exitWaiters = new Set<() => void>();
 
-  constructor(private spec: PaneSpec, role: string, isLead: boolean, private readonly onChange: () => void, private readonly onExited: (pane: Pane) => void) {
+  constructor(private spec: PaneSpec, role: string, isLead: boolean, answerQueries: boolean, private readonly onChange: () => void, private readonly onExited: (pane: Pane) => void) {
     this.name = spec.id;
     this.role = role;
     this.isLead = isLead;
+    this.answerQueries = answerQueries;
     this.term = new PaneTerminal({ cols: spec.cols, rows: spec.rows, scrollback: SCROLLBACK_LINES });
-    // Terminal replies (DA, DSR, mouse and focus reports) go back to the process.
-    // (X10-encoded mouse reports past column 95 are not representable in UTF-8 and get mangled; SGR ones are fine.)
-    this.term.onReply((data) => this.proc?.write(data));
+    // Terminal replies (DA, DSR) and the mouse and focus reports the user causes go back to the
+    // process. (X10-encoded mouse reports past column 95 do not survive UTF-8; SGR ones are fine.)
+    this.term.onReply((data) => {
+      if (this.answerQueries || this.userReport) this.proc?.write(data);
+    });
+  }
+
+  /** Pass a mouse event to the application, if it asked for mouse reports. */
+  reportMouse(report: Parameters<PaneTerminal['reportMouse']>[0]): boolean {
+    return this.asUser(() => this.term.reportMouse(report));
+  }
+
+  /** Tell the application it gained or lost focus, if it asked (DECSET 1004). */
+  reportFocus(focused: boolean): boolean {
+    return this.asUser(() => this.term.reportFocus(focused));
+  }
+
+  private asUser(fn: () => boolean): boolean {
+    this.userReport = true;
+    try {
+      return fn();
+    } finally {
+      this.userReport = false;
+    }
   }
 
   /** Start (or restart) the process. */

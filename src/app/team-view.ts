@@ -61,7 +61,7 @@ export class TeamView {
   async start(): Promise<void> {
     await this.reload();
     const dir = this.store.dir;
-    this.watcher = chokidar.watch([path.join(dir, 'tasks'), path.join(dir, 'requests'), path.join(dir, 'team.json'), path.join(dir, 'events.jsonl'), path.join(dir, 'heartbeats')], {
+    this.watcher = chokidar.watch([path.join(dir, 'tasks'), path.join(dir, 'requests'), path.join(dir, 'team.json'), path.join(dir, 'events.jsonl')], {
       ignoreInitial: true,
       ignored: (p: string) => /\.tmp$|\.lock(\/|$)/.test(p) || path.basename(p).startsWith('.'),
       atomic: false,
@@ -111,7 +111,7 @@ export class TeamView {
     if (top === 'tasks' && name && /^[1-9][0-9]*\.json$/.test(name)) this.dirtyTasks.add(name.slice(0, -5));
     else if (top === 'tasks' && !name) this.fullReload = true;
     else if (top === 'requests' && name?.startsWith('req-') && name.endsWith('.json')) this.dirtyRequests.add(name.slice(0, -5));
-    else if (top === 'team.json' || top === 'heartbeats') this.dirtyRoster = true;
+    else if (top === 'team.json') this.dirtyRoster = true;
     else if (top === 'events.jsonl') this.dirtyEvents = true;
     this.schedule();
   }

@@ -12,15 +12,16 @@ import { splitCommand } from '../config/command-words.js';
 import { runDemoServer } from '../demo/main.js';
 import type { SpawnRequest } from '../protocol/spawn.js';
 import { PtyHost } from '../host/pty.js';
-import type { PaneHost } from '../host/types.js';
+import type { PaneHost, PaneProcess } from '../host/types.js';
 import { buildKeyTable } from '../keys/keymap.js';
 import { initTeam } from '../store/init.js';
 import { Multiplexer, type MemberLaunch } from '../app/multiplexer.js';
 import { TeamStore } from '../store/team.js';
 import type { LayoutName, MainSize } from '../ui/geometry.js';
-import { EXIT_BAD_INPUT, onePositional, parse, UsageError } from './context.js';
+import { onePositional, parse, UsageError } from './context.js';
 import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
 import { claimMuxLock } from './mux-lock.js';
+import { startTmuxDemoModel, tmuxHostFor } from './tmux-backend.js';
 import type { Verb } from './verb.js';
 
 /** The folder holding bin/teamux, put first on members' PATH so scripts can call `teamux`. */
@@ -90,11 +91,51 @@ export function mainSizeOf(layout: NormalizedLayout): MainSize {
   return s.unit === 'percent' ? { percent: s.value } : { cells: s.value };
 }
 
-/** Make the pane host for a backend. */
-export async function makeHost(backend: 'pty' | 'tmux', layout: NormalizedLayout, teamDir: string): Promise<PaneHost> {
-  if (backend === 'pty') return new PtyHost();
-  const { tmuxHostFor } = await import('./tmux-backend.js');
-  return tmuxHostFor(layout, teamDir);
+/** Everything both `start` and `attach` give the multiplexer for a layout's team. */
+export interface MuxSetup {
+  layout: NormalizedLayout;
+  layoutFile: string;
+  store: TeamStore;
+  host: PaneHost;
+  teamDir: string;
+  extraEnv: Record<string, string>;
+  demo: boolean;
+  adopt?: PaneProcess[];
+}
+
+/** Build the multiplexer for a team. */
+export function muxFor(s: MuxSetup): Multiplexer {
+  const { layout, store, teamDir, extraEnv } = s;
+  const keys = buildKeyTable(layout.keys.prefix, layout.keys.bindings);
+  if (!keys.ok) throw new UsageError(`${s.layoutFile}: keys.prefix: ${keys.message}`);
+  let members = [layout.lead, ...layout.teammates].map((m) => launchOf(m, layout, teamDir, extraEnv));
+  // Attaching: only members still in the session come back (a handshake closed the others' panes).
+  if (s.adopt) members = members.filter((m) => s.adopt!.some((p) => p.id === m.name));
+  return new Multiplexer({
+    store, host: s.host, team: layout.name, lead: layout.lead.name,
+    layout: layout.layout.name as LayoutName, mainSize: mainSizeOf(layout), sidebar: layout.sidebar,
+    keys: keys.table, shutdownTimeoutMs: layout.shutdownTimeout * 1000,
+    members, adopt: s.adopt, demo: s.demo,
+    input: process.stdin, output: process.stdout,
+    spawnLaunch: (req) => spawnLaunchOf(req, layout, teamDir, extraEnv),
+    onShutdown: () => runHooks(store, 'on_shutdown', layout.hooks.onShutdown, layout.root, { TEAMUX_TEAM_DIR: teamDir }),
+  });
+}
+
+/** Fail unless stdin and stdout are a terminal. */
+export function requireTty(verb: string): void {
+  if (!process.stdout.isTTY || !process.stdin.isTTY) {
+    throw new UsageError(`teamux ${verb} needs a terminal: stdin and stdout must be a TTY`, 'run it in a terminal (or inside tmux); to check a layout without one, use `teamux validate`');
+  }
+}
+
+/** Open the team folder for the multiplexer, refusing if another teamux already owns it. */
+export async function openForMux(teamDir: string, backend: 'pty' | 'tmux'): Promise<{ store: TeamStore; release: () => Promise<void> }> {
+  const opened = await TeamStore.open(teamDir, 'mux');
+  if (!opened.ok) throw new UsageError(opened.error.message, opened.error.hint);
+  const lock = await claimMuxLock(opened.store, backend);
+  if (!lock.ok) throw new UsageError(lock.message, lock.hint);
+  return { store: opened.store, release: lock.release };
 }
 
 export const startVerb: Verb = {
@@ -108,52 +149,38 @@ export const startVerb: Verb = {
     if (values.backend !== undefined && values.backend !== 'pty' && values.backend !== 'tmux') throw new UsageError(`--backend "${values.backend}" is not a backend`, 'use pty or tmux');
     // Validate before anything is written or started.
     const { layout, warnings } = loadLayoutOrFail(file, ctx.env);
-    if (!process.stdout.isTTY || !process.stdin.isTTY) {
-      throw new UsageError('teamux start needs a terminal: stdin and stdout must be a TTY', 'run it in a terminal (or inside tmux); to check a layout without one, use `teamux validate`');
-    }
+    requireTty('start');
     const keys = buildKeyTable(layout.keys.prefix, layout.keys.bindings);
     if (!keys.ok) throw new UsageError(`${file}: keys.prefix: ${keys.message}`);
     const backend = (values.backend ?? layout.backend) as 'pty' | 'tmux';
     const teamDir = teamDirOf(layout);
     await initTeam(teamDir, teamSpecOf(layout, file));
-    const opened = await TeamStore.open(teamDir, 'mux');
-    if (!opened.ok) throw new UsageError(opened.error.message, opened.error.hint);
-    const store = opened.store;
-    const lock = await claimMuxLock(store, backend);
-    if (!lock.ok) throw new UsageError(lock.message, lock.hint);
-    for (const w of warnings) store.log.warn(w);
-    const members = [layout.lead, ...layout.teammates];
-    const extraEnv: Record<string, string> = {};
-    let demo = false;
+    const { store, release } = await openForMux(teamDir, backend);
     let closeDemo: (() => Promise<void>) | null = null;
-    if (members.some((m) => m.agent) && !ctx.env.ANTHROPIC_API_KEY) {
-      const dir = demoScriptDir(layout, file);
-      if (!existsSync(dir)) throw new UsageError(`agents need a model: ANTHROPIC_API_KEY is not set and there are no demo scripts in ${dir}`, 'export ANTHROPIC_API_KEY=…, or give the agents demo_script files');
-      const server = await runDemoServer(dir);
-      if (!server.ok) throw new UsageError(`the demo scripts in ${dir} are not valid:\n${server.errors.join('\n')}`);
-      extraEnv.TEAMUX_DEMO_URL = server.server.url;
-      demo = true;
-      closeDemo = () => server.server.close();
-      store.log.info(`no ANTHROPIC_API_KEY: agents use the demo model at ${server.server.url} (scripts in ${dir})`);
-    }
-    await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
-    const host = await makeHost(backend, layout, teamDir);
-    const mux = new Multiplexer({
-      store, host, team: layout.name, lead: layout.lead.name,
-      layout: layout.layout.name as LayoutName, mainSize: mainSizeOf(layout), sidebar: layout.sidebar,
-      keys: keys.table, shutdownTimeoutMs: layout.shutdownTimeout * 1000,
-      members: members.map((m) => launchOf(m, layout, teamDir, extraEnv)), demo,
-      input: process.stdin, output: process.stdout,
-      spawnLaunch: (req) => spawnLaunchOf(req, layout, teamDir, extraEnv),
-      onShutdown: () => runHooks(store, 'on_shutdown', layout.hooks.onShutdown, layout.root, { TEAMUX_TEAM_DIR: teamDir }),
-    });
     try {
+      for (const w of warnings) store.log.warn(w);
+      const host = backend === 'pty' ? new PtyHost() : await tmuxHostFor(layout, teamDir, ctx.env);
+      const extraEnv: Record<string, string> = {};
+      const needsModel = [layout.lead, ...layout.teammates].some((m) => m.agent) && !ctx.env.ANTHROPIC_API_KEY;
+      if (needsModel) {
+        const dir = demoScriptDir(layout, file);
+        if (!existsSync(dir)) throw new UsageError(`agents need a model: ANTHROPIC_API_KEY is not set and there are no demo scripts in ${dir}`, 'export ANTHROPIC_API_KEY=…, or give the agents demo_script files');
+        if (backend === 'tmux') {
+          extraEnv.TEAMUX_DEMO_URL = await startTmuxDemoModel(layout.name, layout.root, teamDir, dir, path.join(BIN_DIR, 'teamux'), ctx.env);
+        } else {
+          const server = await runDemoServer(dir);
+          if (!server.ok) throw new UsageError(`the demo scripts in ${dir} are not valid:\n${server.errors.join('\n')}`);
+          extraEnv.TEAMUX_DEMO_URL = server.server.url;
+          closeDemo = () => server.server.close();
+        }
+        store.log.info(`no ANTHROPIC_API_KEY: agents use the demo model at ${extraEnv.TEAMUX_DEMO_URL} (scripts in ${dir})`);
+      }
+      await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
+      const mux = muxFor({ layout, layoutFile: file, store, host, teamDir, extraEnv, demo: needsModel });
       return await mux.run();
     } finally {
       await closeDemo?.();
-      await lock.release();
+      await release();
     }
   },
 };
-
-export { EXIT_BAD_INPUT };

@@ -2,6 +2,8 @@
  * The table of CLI verbs. Adding a verb means writing its file and listing it here; main.ts does the
  * dispatch, help and error reporting for all of them.
  */
+import { attachVerb, detachVerb, killVerb, lsVerb } from './attach.js';
+import { demoServerVerb } from './demo-server.js';
 import { initVerb, validateVerb } from './init.js';
 import { inboxVerb, msgVerb } from './msg.js';
 import { planVerb, requestVerb } from './request.js';
@@ -10,4 +12,4 @@ import { taskVerb } from './task.js';
 import { teamVerb } from './team.js';
 import type { Verb } from './verb.js';
 
-export const verbs: Verb[] = [startVerb, initVerb, validateVerb, taskVerb, msgVerb, inboxVerb, requestVerb, planVerb, teamVerb];
+export const verbs: Verb[] = [startVerb, attachVerb, detachVerb, lsVerb, killVerb, initVerb, validateVerb, taskVerb, msgVerb, inboxVerb, requestVerb, planVerb, teamVerb, demoServerVerb];

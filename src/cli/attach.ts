@@ -1,0 +1,169 @@
+/**
+ * The tmux backend's verbs: `attach` opens the TUI over a running team, `ls` lists running teams,
+ * `kill` shuts a team down by handshake and removes its session, `detach` lets go of the TUI while
+ * every member keeps running.
+ */
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { shutdownHandshake, type ShutdownTarget } from '../app/shutdown.js';
+import { sessionTarget, tmuxSessionName } from '../host/tmux/commands.js';
+import { pidAlive } from '../store/liveness.js';
+import { TeamStore, type MemberView } from '../store/team.js';
+import { EXIT_OK, EXIT_REFUSED, parse, UsageError, type CliContext } from './context.js';
+import { loadLayoutOrFail } from './layout-team.js';
+import { liveMux } from './mux-lock.js';
+import { muxFor, openForMux, requireTty } from './start.js';
+import { table } from './task.js';
+import { attachTmux, runningTeams, sessionTeamDir, tmuxRun, tmuxSocket } from './tmux-backend.js';
+import type { Verb } from './verb.js';
+
+const OPTS = { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } as const;
+
+/** The running team a verb is about: the named one, or the only one. */
+async function pickTeam(ctx: CliContext, name: string | undefined, verb: string): Promise<{ team: string; dir: string }> {
+  const teams = await runningTeams(ctx.env);
+  const socket = tmuxSocket(ctx.env);
+  if (name === undefined) {
+    if (teams.length === 0) throw new UsageError(`no team is running under tmux (socket ${socket})`, 'start one with `teamux start LAYOUT --backend tmux`');
+    if (teams.length > 1) throw new UsageError(`several teams are running: ${teams.join(', ')}`, `name one: teamux ${verb} TEAM`);
+    name = teams[0]!;
+  }
+  if (!teams.includes(tmuxSessionName(name))) {
+    throw new UsageError(`no team "${name}" is running under tmux (socket ${socket})`, teams.length ? `running: ${teams.join(', ')}` : 'start one with `teamux start LAYOUT --backend tmux`');
+  }
+  const dir = await sessionTeamDir(name, ctx.env);
+  if (!dir || !existsSync(path.join(dir, 'team.json'))) throw new UsageError(`the tmux session "${name}" has no teamux team folder`, `it was not started by teamux; use tmux -L ${socket} directly`);
+  return { team: name, dir };
+}
+
+async function openStore(dir: string): Promise<TeamStore> {
+  const r = await TeamStore.open(dir, 'cli');
+  if (!r.ok) throw new UsageError(r.error.message, r.error.hint);
+  return r.store;
+}
+
+export const attachVerb: Verb = {
+  name: 'attach',
+  summary: 'open the TUI over a team running under tmux',
+  usage: ['attach [TEAM]'],
+  examples: ['teamux attach', 'teamux attach demo'],
+  async run(ctx, argv) {
+    const { positionals } = parse(argv, OPTS, this.usage[0]!);
+    const { team, dir } = await pickTeam(ctx, positionals[0], 'attach');
+    requireTty('attach');
+    const cfg = await (await openStore(dir)).config();
+    if (!cfg.layoutFile) throw new UsageError(`${dir}/team.json does not name its layout file`, 'start the team again with `teamux start LAYOUT --backend tmux`');
+    const { layout } = loadLayoutOrFail(cfg.layoutFile, ctx.env);
+    const { store, release } = await openForMux(dir, 'tmux');
+    try {
+      const { host, procs } = await attachTmux(team, layout.root, dir, ctx.env);
+      const demoUrl = existsSync(path.join(dir, 'demo-url'));
+      const mux = muxFor({ layout, layoutFile: cfg.layoutFile, store, host, teamDir: dir, extraEnv: {}, demo: demoUrl && !ctx.env.ANTHROPIC_API_KEY, adopt: procs });
+      return await mux.run();
+    } finally {
+      await release();
+    }
+  },
+};
+
+export const lsVerb: Verb = {
+  name: 'ls',
+  summary: 'list teams running under tmux, with their members and states',
+  usage: ['ls'],
+  examples: ['teamux ls', 'teamux ls --json'],
+  async run(ctx, argv) {
+    const { values } = parse(argv, OPTS, this.usage[0]!);
+    const out: Array<{ team: string; dir: string | null; attached: number | null; members: Array<Pick<MemberView, 'name' | 'reportedStatus' | 'pid'>> }> = [];
+    for (const team of await runningTeams(ctx.env)) {
+      const dir = await sessionTeamDir(team, ctx.env);
+      const opened = dir ? await TeamStore.open(dir) : null;
+      const members = opened?.ok ? (await opened.store.roster()).map(({ name, reportedStatus, pid }) => ({ name, reportedStatus, pid })) : [];
+      const mux = opened?.ok ? await liveMux(opened.store) : null;
+      out.push({ team, dir, attached: mux?.pid ?? null, members });
+    }
+    if (values.json) ctx.out(JSON.stringify({ ok: true, teams: out }));
+    else if (out.length === 0) ctx.out(`no teams running (tmux socket ${tmuxSocket(ctx.env)})`);
+    else ctx.out(table(['TEAM', 'ATTACHED', 'MEMBERS', 'FOLDER'], out.map((t) => [t.team, t.attached ? `pid ${t.attached}` : 'no', t.members.map((m) => `${m.name}:${m.reportedStatus}`).join(' '), t.dir ?? '?'])));
+    return EXIT_OK;
+  },
+};
+
+/** A member process reached only by its pid (no TUI holds its pane). */
+function pidTarget(name: string, pid: number, pidStart: number | null): ShutdownTarget {
+  const alive = (): boolean => pidAlive(pid, pidStart);
+  return {
+    name,
+    exited: () => !alive(),
+    waitExit: async (ms) => {
+      const deadline = Date.now() + ms;
+      while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      return !alive();
+    },
+    kill: (sig) => {
+      try {
+        process.kill(pid, sig);
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
+export const killVerb: Verb = {
+  name: 'kill',
+  summary: 'shut a tmux-backed team down by handshake, then remove its session',
+  usage: ['kill [TEAM] [--timeout SECONDS]'],
+  examples: ['teamux kill demo', 'teamux kill demo --timeout 5'],
+  async run(ctx, argv) {
+    const { values, positionals } = parse(argv, { ...OPTS, timeout: { type: 'string' } }, this.usage[0]!);
+    const timeout = values.timeout === undefined ? 10 : Number(values.timeout);
+    if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout "${values.timeout}" is not a number of seconds`);
+    const { team, dir } = await pickTeam(ctx, positionals[0], 'kill');
+    const store = await openStore(dir);
+    // An attached TUI lets go first, so it does not show the panes dying.
+    const mux = await liveMux(store);
+    if (mux) process.kill(mux.pid, 'SIGHUP');
+    const cfg = await store.config();
+    const lead = cfg.members.find((m) => m.kind === 'lead')?.name ?? cfg.members[0]!.name;
+    const live = (await store.roster()).filter((m) => m.pid !== null && m.reportedStatus !== 'exited');
+    const order = [...live.filter((m) => m.kind !== 'lead'), ...live.filter((m) => m.kind === 'lead')];
+    const steps: string[] = [];
+    const refused: string[] = [];
+    // Teammates in parallel, then the lead.
+    for (const group of [order.filter((m) => m.kind !== 'lead'), order.filter((m) => m.kind === 'lead')]) {
+      await Promise.all(group.map(async (m) => {
+        const o = await shutdownHandshake(store, lead, pidTarget(m.name, m.pid!, m.pidStart), timeout * 1000, (t) => steps.push(`${m.name}: ${t}`));
+        if (o.kind === 'refused') refused.push(`${m.name}: ${o.reason}`);
+        await store.updateMember(m.name, { status: 'exited' });
+      }));
+    }
+    await tmuxRun(['kill-session', '-t', sessionTarget(tmuxSessionName(team))], ctx.env);
+    if ((await runningTeams(ctx.env)).length === 0) await tmuxRun(['kill-server'], ctx.env);
+    if (values.json) ctx.out(JSON.stringify({ ok: true, team, steps, refused }));
+    else {
+      for (const s of steps) ctx.out(s);
+      ctx.out(`team ${team} stopped${refused.length ? ` (refusals overridden: ${refused.join('; ')})` : ''}`);
+    }
+    return EXIT_OK;
+  },
+};
+
+export const detachVerb: Verb = {
+  name: 'detach',
+  summary: 'detach the TUI from a tmux-backed team; every member keeps running',
+  usage: ['detach [TEAM]'],
+  examples: ['teamux detach', 'teamux detach demo'],
+  async run(ctx, argv) {
+    const { values, positionals } = parse(argv, OPTS, this.usage[0]!);
+    const { team, dir } = await pickTeam(ctx, positionals[0], 'detach');
+    const mux = await liveMux(await openStore(dir));
+    if (!mux) {
+      if (!values.json) ctx.err(`teamux: no TUI is attached to ${team}`);
+      else ctx.out(JSON.stringify({ ok: false, reason: 'not_attached' }));
+      return EXIT_REFUSED;
+    }
+    process.kill(mux.pid, 'SIGHUP');
+    ctx.out(values.json ? JSON.stringify({ ok: true, team, pid: mux.pid }) : `detached ${team} (TUI pid ${mux.pid}); members keep running — teamux attach ${team} to come back`);
+    return EXIT_OK;
+  },
+};

@@ -1,0 +1,293 @@
+/**
+ * The tmux control-mode wire format (`tmux -C`), decoded. tmux writes one line per notification and
+ * wraps each command's reply in `%begin`/`%end` (or `%error`) guards carrying the same
+ * `<time> <number> <flags>` triple; pane output arrives as `%output %<pane> <value>` where bytes below
+ * 0x20 and the backslash are escaped as `\ooo` and every other byte (UTF-8 included, in 3.3a) is sent
+ * raw. This parser owns only two pieces of state: the partial line left over from the previous chunk
+ * and the reply block being collected. It does no I/O, never throws on input, and reports lines it
+ * cannot place as `garbage` events.
+ */
+
+/** One decoded control-mode line (or a whole reply block). */
+export type ControlEvent =
+  | {
+      type: 'block';
+      /** false for `%error`. */
+      ok: boolean;
+      time: number;
+      number: number;
+      /** 1 when the command came from this client's stdin, 0 otherwise (e.g. the argv command). */
+      flags: number;
+      lines: string[];
+    }
+  | { type: 'output'; paneId: string; data: Uint8Array }
+  | { type: 'extended-output'; paneId: string; age: number; data: Uint8Array }
+  | { type: 'layout-change'; windowId: string; layout: string; visibleLayout: string; windowFlags: string }
+  | {
+      type: 'window-add' | 'window-close' | 'unlinked-window-add' | 'unlinked-window-close' | 'unlinked-window-renamed';
+      windowId: string;
+    }
+  | { type: 'window-renamed'; windowId: string; name: string }
+  | { type: 'window-pane-changed'; windowId: string; paneId: string }
+  | { type: 'session-changed'; sessionId: string; name: string }
+  | { type: 'client-session-changed'; client: string; sessionId: string; name: string }
+  | { type: 'session-renamed'; name: string }
+  | { type: 'session-window-changed'; sessionId: string; windowId: string }
+  | { type: 'sessions-changed' }
+  | { type: 'client-detached'; client: string }
+  | { type: 'pane-mode-changed' | 'pause' | 'continue'; paneId: string }
+  | {
+      type: 'subscription-changed';
+      name: string;
+      sessionId: string;
+      windowId: string;
+      windowIndex: string;
+      paneId: string;
+      value: string;
+    }
+  | { type: 'exit'; reason: string | undefined }
+  /** A `%name ...` line this parser does not know; passed through untouched. */
+  | { type: 'notification'; name: string; args: string }
+  /** A line outside any block that is not a notification, or a malformed known one. */
+  | { type: 'garbage'; line: string };
+
+/** The reply block being collected between `%begin` and its matching `%end`/`%error`. */
+interface OpenBlock {
+  guard: string;
+  time: number;
+  number: number;
+  flags: number;
+  lines: string[];
+}
+
+const NEWLINE = 0x0a;
+const CR = 0x0d;
+const BACKSLASH = 0x5c;
+const OUTPUT_PREFIX = Buffer.from('%output ', 'latin1');
+const EXTENDED_PREFIX = Buffer.from('%extended-output ', 'latin1');
+const utf8 = new TextDecoder('utf-8');
+
+/** Decodes tmux's `\ooo` escapes into bytes; a backslash not followed by three octal digits is kept. */
+export function decodeOctal(bytes: Uint8Array, start = 0, end = bytes.length): Uint8Array {
+  const out = new Uint8Array(end - start);
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const b = bytes[i]!;
+    if (b === BACKSLASH && i + 3 < end && isOctal(bytes[i + 1]) && isOctal(bytes[i + 2]) && isOctal(bytes[i + 3])) {
+      out[n++] = (((bytes[i + 1]! - 0x30) << 6) | ((bytes[i + 2]! - 0x30) << 3) | (bytes[i + 3]! - 0x30)) & 0xff;
+      i += 3;
+    } else {
+      out[n++] = b;
+    }
+  }
+  return out.subarray(0, n);
+}
+
+function isOctal(b: number | undefined): boolean {
+  return b !== undefined && b >= 0x30 && b <= 0x37;
+}
+
+function startsWith(line: Uint8Array, prefix: Uint8Array): boolean {
+  if (line.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (line[i] !== prefix[i]) return false;
+  return true;
+}
+
+/** Incremental control-mode parser: feed chunks split anywhere, get events in wire order. */
+export class ControlParser {
+  // bytes of the line not yet terminated by \n
+  private rest: Uint8Array = new Uint8Array(0);
+  // reply block being collected, if any
+  private block: OpenBlock | undefined;
+
+  /** Consumes a chunk and returns the events of every line it completed. */
+  feed(chunk: Uint8Array): ControlEvent[] {
+    const events: ControlEvent[] = [];
+    const data = this.rest.length === 0 ? chunk : Buffer.concat([this.rest, chunk]);
+    let start = 0;
+    for (;;) {
+      const nl = data.indexOf(NEWLINE, start);
+      if (nl < 0) break;
+      let end = nl;
+      if (end > start && data[end - 1] === CR) end--;
+      this.line(data.subarray(start, end), events);
+      start = nl + 1;
+    }
+    // Copy the tail: `data` may be the caller's buffer, which it is free to reuse.
+    this.rest = start >= data.length ? new Uint8Array(0) : Uint8Array.prototype.slice.call(data, start);
+    return events;
+  }
+
+  /** Flushes an unterminated last line (the stream ended) and reports an unfinished block. */
+  end(): ControlEvent[] {
+    const events: ControlEvent[] = [];
+    if (this.rest.length > 0) {
+      const tail = this.rest;
+      this.rest = new Uint8Array(0);
+      events.push({ type: 'garbage', line: utf8.decode(tail) });
+    }
+    if (this.block) {
+      events.push({ type: 'garbage', line: `%begin ${this.block.guard} (unterminated)` });
+      this.block = undefined;
+    }
+    return events;
+  }
+
+  private line(bytes: Uint8Array, events: ControlEvent[]): void {
+    if (this.block) {
+      const text = utf8.decode(bytes);
+      const closing = closingGuard(text);
+      if (closing && closing.guard === this.block.guard) {
+        const { time, number, flags, lines } = this.block;
+        this.block = undefined;
+        events.push({ type: 'block', ok: closing.ok, time, number, flags, lines });
+      } else {
+        this.block.lines.push(text);
+      }
+      return;
+    }
+    if (startsWith(bytes, OUTPUT_PREFIX)) {
+      events.push(outputEvent(bytes) ?? { type: 'garbage', line: utf8.decode(bytes) });
+      return;
+    }
+    if (startsWith(bytes, EXTENDED_PREFIX)) {
+      events.push(extendedOutputEvent(bytes) ?? { type: 'garbage', line: utf8.decode(bytes) });
+      return;
+    }
+    const text = utf8.decode(bytes);
+    if (text.startsWith('%begin ')) {
+      const guard = parseGuard(text.slice('%begin '.length));
+      if (guard) {
+        this.block = { ...guard, lines: [] };
+        return;
+      }
+    }
+    events.push(notificationEvent(text));
+  }
+}
+
+function parseGuard(rest: string): Omit<OpenBlock, 'lines'> | undefined {
+  const m = /^(\d+) (\d+) (\d+)$/.exec(rest);
+  if (!m) return undefined;
+  return { guard: rest, time: Number(m[1]), number: Number(m[2]), flags: Number(m[3]) };
+}
+
+function closingGuard(text: string): { ok: boolean; guard: string } | undefined {
+  if (text.startsWith('%end ')) return { ok: true, guard: text.slice(5) };
+  if (text.startsWith('%error ')) return { ok: false, guard: text.slice(7) };
+  return undefined;
+}
+
+function outputEvent(bytes: Uint8Array): ControlEvent | undefined {
+  const idStart = OUTPUT_PREFIX.length;
+  const space = bytes.indexOf(0x20, idStart);
+  if (space < 0 || bytes[idStart] !== 0x25 /* % */) return undefined;
+  const paneId = Buffer.from(bytes.subarray(idStart, space)).toString('latin1');
+  return { type: 'output', paneId, data: decodeOctal(bytes, space + 1) };
+}
+
+function extendedOutputEvent(bytes: Uint8Array): ControlEvent | undefined {
+  // %extended-output %<pane> <age> [future args...] : <value>
+  const sep = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).indexOf(' : ', EXTENDED_PREFIX.length, 'latin1');
+  if (sep < 0) return undefined;
+  const head = Buffer.from(bytes.subarray(EXTENDED_PREFIX.length, sep)).toString('latin1').split(' ');
+  const paneId = head[0] ?? '';
+  const age = Number(head[1]);
+  if (!paneId.startsWith('%') || !Number.isFinite(age)) return undefined;
+  return { type: 'extended-output', paneId, age, data: decodeOctal(bytes, sep + 3) };
+}
+
+/** The first `count` space-separated words of `args` plus the remainder (which may hold spaces). */
+function words(args: string, count: number): string[] | undefined {
+  const parts = args.split(' ');
+  if (parts.length < count || parts[0] === '') return undefined;
+  return [...parts.slice(0, count), parts.slice(count).join(' ')];
+}
+
+function notificationEvent(text: string): ControlEvent {
+  if (!text.startsWith('%')) return { type: 'garbage', line: text };
+  const sp = text.indexOf(' ');
+  const name = sp < 0 ? text.slice(1) : text.slice(1, sp);
+  const args = sp < 0 ? '' : text.slice(sp + 1);
+  const event = knownNotification(name, args);
+  if (event === null) return { type: 'notification', name, args };
+  return event ?? { type: 'garbage', line: text };
+}
+
+/** Returns null for unknown names and undefined for known names with malformed arguments. */
+function knownNotification(name: string, args: string): ControlEvent | null | undefined {
+  const one = (): string | undefined => (args !== '' && !args.includes(' ') ? args : undefined);
+  switch (name) {
+    case 'window-add':
+    case 'window-close':
+    case 'unlinked-window-add':
+    case 'unlinked-window-close':
+    case 'unlinked-window-renamed': {
+      const windowId = one();
+      return windowId ? { type: name, windowId } : undefined;
+    }
+    case 'pane-mode-changed':
+    case 'pause':
+    case 'continue': {
+      const paneId = one();
+      return paneId ? { type: name, paneId } : undefined;
+    }
+    case 'sessions-changed':
+      return { type: 'sessions-changed' };
+    case 'exit':
+      return { type: 'exit', reason: args === '' ? undefined : args };
+    case 'session-renamed':
+      return { type: 'session-renamed', name: args };
+    case 'client-detached':
+      return args ? { type: 'client-detached', client: args } : undefined;
+    case 'window-renamed': {
+      const w = words(args, 1);
+      return w ? { type: 'window-renamed', windowId: w[0]!, name: w[1]! } : undefined;
+    }
+    case 'session-changed': {
+      const w = words(args, 1);
+      return w ? { type: 'session-changed', sessionId: w[0]!, name: w[1]! } : undefined;
+    }
+    case 'client-session-changed': {
+      const w = words(args, 2);
+      return w ? { type: 'client-session-changed', client: w[0]!, sessionId: w[1]!, name: w[2]! } : undefined;
+    }
+    case 'session-window-changed': {
+      const w = args.split(' ');
+      return w.length === 2 ? { type: 'session-window-changed', sessionId: w[0]!, windowId: w[1]! } : undefined;
+    }
+    case 'window-pane-changed': {
+      const w = args.split(' ');
+      return w.length === 2 ? { type: 'window-pane-changed', windowId: w[0]!, paneId: w[1]! } : undefined;
+    }
+    case 'layout-change': {
+      const w = args.split(' ');
+      if (w.length < 2) return undefined;
+      return {
+        type: 'layout-change',
+        windowId: w[0]!,
+        layout: w[1]!,
+        visibleLayout: w[2] ?? '',
+        windowFlags: w.slice(3).join(' '),
+      };
+    }
+    case 'subscription-changed': {
+      // %subscription-changed <name> <$s> <@w> <idx> <%p> [future...] : <value>
+      const sep = args.indexOf(' : ');
+      if (sep < 0) return undefined;
+      const head = args.slice(0, sep).split(' ');
+      if (head.length < 5) return undefined;
+      return {
+        type: 'subscription-changed',
+        name: head[0]!,
+        sessionId: head[1]!,
+        windowId: head[2]!,
+        windowIndex: head[3]!,
+        paneId: head[4]!,
+        value: args.slice(sep + 3),
+      };
+    }
+    default:
+      return null;
+  }
+}
