@@ -129,6 +129,29 @@ describe('teamux start (e2e in tmux)', () => {
     await d.waitFor(/TEAMUX-EXIT=0/, 'teamux to exit');
   }, 60_000);
 
+  it('a spawn request opens a pane and adds the member', async () => {
+    const tmp = tempDir('teamux-e2e-');
+    cleanups.push(tmp.cleanup);
+    const layout = path.join(tmp.dir, 'one.yaml');
+    writeFileSync(layout, 'name: one\nsidebar: { hidden: true }\nlead: { name: lead, role: shell, command: [bash, --norc, --noprofile] }\n');
+    const d = await startMux(layout, 120, 30);
+    await d.waitFor(/ 1 lead · shell/, 'the pane');
+    const spawnDir = path.join(tmp.dir, '.teamux', 'one', 'spawn');
+    writeFileSync(path.join(spawnDir, '.tmp-1'), JSON.stringify({ version: 1, name: 'carol', role: 'Writes docs', command: 'echo spawned-marker', requestedBy: 'lead', time: new Date().toISOString() }));
+    // Written the way the tool writes it: a dot-file renamed into place.
+    const { renameSync } = await import('node:fs');
+    renameSync(path.join(spawnDir, '.tmp-1'), path.join(spawnDir, '1-carol.json'));
+    writeFileSync(path.join(spawnDir, '2-bad.json'), '{"version": 1, "name": "Bad Name"}');
+    await d.waitFor((s) => / 2 carol · Writes docs/.test(s) && s.includes('spawned-marker') && /exited 0/.test(s), 'carol\'s pane');
+    await d.waitFor(/spawn request refused: 2-bad\.json/, 'the refusal of the bad request');
+    const store = await open(path.join(tmp.dir, '.teamux', 'one'));
+    expect((await store.config()).members.map((m) => m.name)).toEqual(['lead', 'carol']);
+    expect(existsSync(path.join(spawnDir, '1-carol.json'))).toBe(false);
+    expect(existsSync(path.join(spawnDir, '2-bad.json.refused'))).toBe(true);
+    await d.keys('C-a', 'q', 'C-a', 'q');
+    await d.waitFor(/TEAMUX-EXIT=0/, 'teamux to exit');
+  }, 60_000);
+
   it('start without a terminal is an error with a hint, and writes nothing', async () => {
     const t = scriptedTeam();
     const r = await cliProcess(['start', t.layout]);
