@@ -37,7 +37,8 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const member = await store.member(name);
   if (!member.ok) return report(ctx, values.json, member, () => '');
   if (values['system-prompt-file'] && values['system-prompt'] !== undefined) throw new UsageError('give --system-prompt-file or --system-prompt, not both');
-  let systemPrompt = values['system-prompt'] ?? null;
+  // Without a flag, the layout's system_prompt arrives in TEAMUX_AGENT_SYSTEM_PROMPT (see resolveOptions).
+  let systemPrompt = values['system-prompt'];
   if (values['system-prompt-file']) {
     const file = path.resolve(ctx.cwd, values['system-prompt-file']);
     systemPrompt = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
@@ -105,7 +106,7 @@ export const agentVerb: Verb = {
   summary: "run a member as teamux's agent (a model with team tools) in this terminal",
   usage: [
     USAGE,
-    'env: TEAMUX_TEAM_DIR, TEAMUX_MEMBER (for --as), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, TEAMUX_AGENT_MODEL, TEAMUX_AGENT_COMPACT_AT, TEAMUX_DEMO_URL (demo server)',
+    'env: TEAMUX_TEAM_DIR, TEAMUX_MEMBER (for --as), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, TEAMUX_AGENT_MODEL, TEAMUX_AGENT_SYSTEM_PROMPT, TEAMUX_AGENT_COMPACT_AT, TEAMUX_DEMO_URL (demo server)',
     'keys: type + Enter to steer (delivered at the next turn boundary), Esc interrupts, Ctrl-C twice exits',
   ],
   examples: [

@@ -4,7 +4,7 @@
  * on_start hooks, then hand the terminal to the multiplexer until it quits.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NormalizedLayout, NormalizedMember } from '../config/index.js';
@@ -20,7 +20,7 @@ import { TeamStore } from '../store/team.js';
 import type { LayoutName, MainSize } from '../ui/geometry.js';
 import { onePositional, parse, UsageError } from './context.js';
 import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
-import { claimMuxLock } from './mux-lock.js';
+import { claimMuxLock, liveMux } from './mux-lock.js';
 import { startTmuxDemoModel, tmuxHostFor } from './tmux-backend.js';
 import type { Verb } from './verb.js';
 
@@ -91,6 +91,22 @@ export function mainSizeOf(layout: NormalizedLayout): MainSize {
   return s.unit === 'percent' ? { percent: s.value } : { cells: s.value };
 }
 
+/**
+ * The demo model is a script with no memory, so agents resuming an earlier demo's transcripts would
+ * be out of step with it: a finished demo run's folder is moved aside (to `<team>.previous`) and the
+ * demo starts fresh. A team that is running is never touched.
+ */
+async function archiveDemoRun(teamDir: string): Promise<string | null> {
+  if (!existsSync(path.join(teamDir, 'events.jsonl'))) return null;
+  const opened = await TeamStore.open(teamDir, 'mux');
+  if (opened.ok && (await liveMux(opened.store))) return null;
+  if (opened.ok && (await opened.store.roster()).some((m) => m.reportedStatus !== 'exited')) return null;
+  const previous = `${teamDir}.previous`;
+  await fsp.rm(previous, { recursive: true, force: true });
+  await fsp.rename(teamDir, previous);
+  return previous;
+}
+
 /** Everything both `start` and `attach` give the multiplexer for a layout's team. */
 export interface MuxSetup {
   layout: NormalizedLayout;
@@ -154,14 +170,16 @@ export const startVerb: Verb = {
     if (!keys.ok) throw new UsageError(`${file}: keys.prefix: ${keys.message}`);
     const backend = (values.backend ?? layout.backend) as 'pty' | 'tmux';
     const teamDir = teamDirOf(layout);
+    const needsModel = [layout.lead, ...layout.teammates].some((m) => m.agent) && !ctx.env.ANTHROPIC_API_KEY;
+    const archived = needsModel ? await archiveDemoRun(teamDir) : null;
     await initTeam(teamDir, teamSpecOf(layout, file));
     const { store, release } = await openForMux(teamDir, backend);
+    if (archived) store.log.info(`the previous demo run was moved to ${archived}`);
     let closeDemo: (() => Promise<void>) | null = null;
     try {
       for (const w of warnings) store.log.warn(w);
       const host = backend === 'pty' ? new PtyHost() : await tmuxHostFor(layout, teamDir, ctx.env);
       const extraEnv: Record<string, string> = {};
-      const needsModel = [layout.lead, ...layout.teammates].some((m) => m.agent) && !ctx.env.ANTHROPIC_API_KEY;
       if (needsModel) {
         const dir = demoScriptDir(layout, file);
         if (!existsSync(dir)) throw new UsageError(`agents need a model: ANTHROPIC_API_KEY is not set and there are no demo scripts in ${dir}`, 'export ANTHROPIC_API_KEY=…, or give the agents demo_script files');

@@ -96,7 +96,8 @@ function requestRows(s: TeamSnapshot, width: number, budget: number, selected: s
   for (const r of resolved) {
     if (rows.length >= budget) break;
     const why = r.response?.text ? ` — ${r.response.text}` : '';
-    rows.push([{ text: fit(` ${r.type === 'plan_approval' ? 'plan' : 'shutdown'} ${r.from}: ${r.status}${why}`, width), attr: r.status === 'approved' ? style(C.green, C.default, { dim: true }) : style(C.red, C.default, { dim: true }) }]);
+    const who = r.type === 'plan_approval' ? `plan ${r.from}` : `shutdown ${r.to}`;
+    rows.push([{ text: fit(` ${who}: ${r.status}${why}`, width), attr: r.status === 'approved' ? style(C.green, C.default, { dim: true }) : style(C.red, C.default, { dim: true }) }]);
   }
   return rows;
 }

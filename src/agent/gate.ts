@@ -1,0 +1,39 @@
+/**
+ * The plan gate and the tool permissions, decided at dispatch: pure functions of the member record
+ * and its plan status, so no model output can talk its way past them. A member with planRequired may
+ * not run a mutating tool until one of its plan requests is approved; a teammate may not run a
+ * lead-only tool; a `tools` allowlist in team.json narrows either set further.
+ */
+import type { PlanStatus } from '../protocol/requests.js';
+import type { Member, ProtocolRequest } from '../protocol/types.js';
+import { planStatus } from '../protocol/requests.js';
+
+/** Tools that change the world outside the team folder: held back until a required plan is approved. */
+export const MUTATING_TOOLS: ReadonlySet<string> = new Set(['bash', 'write_file', 'edit_file']);
+
+/** Whether a tool may run now, and if not, the tool result the model gets instead. */
+export type GateDecision = { allow: true } | { allow: false; reason: string };
+
+/** Decide whether `tool` may run for a member whose plan gate is in `status`. */
+export function gateDecision(tool: string, status: PlanStatus): GateDecision {
+  if (!MUTATING_TOOLS.has(tool)) return { allow: true };
+  if (status === 'not_required' || status === 'approved') return { allow: true };
+  const hint = status === 'pending'
+    ? 'wait for the plan_approval_response before changing anything'
+    : status === 'rejected'
+      ? 'revise the plan using the feedback and submit it again with submit_plan'
+      : 'submit a plan with submit_plan and wait for its approval';
+  return { allow: false, reason: `blocked: plan status is ${status} (${hint})` };
+}
+
+/** The plan status of `member`, from all requests of the team (only its own plan requests count). */
+export function memberPlanStatus(member: Pick<Member, 'name' | 'planRequired'>, requests: readonly ProtocolRequest[]): PlanStatus {
+  return planStatus(member.planRequired, requests.filter((r) => r.type === 'plan_approval' && r.from === member.name));
+}
+
+/** Whether a member of this kind, with this allowlist, may use a tool (leadOnly marks the lead's tools). */
+export function toolPermitted(tool: { name: string; leadOnly: boolean }, member: Pick<Member, 'kind' | 'tools'>): GateDecision {
+  if (tool.leadOnly && member.kind !== 'lead') return { allow: false, reason: `${tool.name} is a lead-only tool; a teammate cannot use it (ask the lead with send_message)` };
+  if (member.tools !== null && !member.tools.includes(tool.name)) return { allow: false, reason: `${tool.name} is not in this member's tools allowlist (${member.tools.join(', ') || 'empty'})` };
+  return { allow: true };
+}

@@ -1,0 +1,57 @@
+/**
+ * The lead's spawn_teammate tool. It only writes a spawn request file (the format is defined in
+ * protocol/spawn.ts); the multiplexer watches the folder, adds the member to team.json, opens its
+ * pane and removes the file:
+ *
+ *   <team>/spawn/<epoch-ms>-<name>.json
+ *   {
+ *     "version": 1,
+ *     "name": "carol",                 // new member name (NAME_PATTERN), not already in team.json
+ *     "role": "Writes the docs",
+ *     "agent": true,                   // run teamux's agent runtime (`teamux agent --as carol`) …
+ *     "command": "bash -l",            // … or this command line; exactly one of the two is present
+ *     "requestedBy": "lead",
+ *     "time": "2025-01-01T12:00:00.000Z"
+ *   }
+ *
+ * The file is written atomically (a temp file whose name starts with '.', then a rename), so a
+ * watcher never reads half of one.
+ */
+import * as path from 'node:path';
+import { z } from 'zod';
+import { SpawnRequest } from '../../protocol/spawn.js';
+import { Name } from '../../protocol/types.js';
+import { ensureDir, writeJson } from '../../store/fsx.js';
+import { defineTool, fail, ok } from './types.js';
+
+/** The file name of a request made at `time` (ms) for `name`. */
+export function spawnFileName(name: string, time: number): string {
+  return `${time}-${name}.json`;
+}
+
+/** Write a spawn request into the team's spawn folder; returns its path. */
+export async function writeSpawnRequest(folder: string, req: SpawnRequest): Promise<string> {
+  await ensureDir(folder);
+  const file = path.join(folder, spawnFileName(req.name, Date.parse(req.time)));
+  await writeJson(file, SpawnRequest.parse(req));
+  return file;
+}
+
+export const spawnTeammate = defineTool({
+  name: 'spawn_teammate',
+  description: 'Ask teamux to open a pane for a new teammate: an agent (default) or a command. The member joins the team once its pane starts.',
+  leadOnly: true,
+  input: z.strictObject({
+    name: Name,
+    role: z.string().min(1),
+    command: z.string().min(1).optional().describe('a command line to run instead of an agent'),
+  }),
+  summary: (i) => `${i.name} (${i.command ? i.command : 'agent'})`,
+  async run(i, ctx) {
+    if (ctx.team.members.some((m) => m.name === i.name)) return fail(`${i.name} is already a member of the team`);
+    const base = { version: 1 as const, name: i.name, role: i.role, requestedBy: ctx.me.name, time: new Date().toISOString() };
+    const req: SpawnRequest = i.command ? { ...base, command: i.command } : { ...base, agent: true };
+    const file = await writeSpawnRequest(ctx.store.paths.spawns, req);
+    return ok(`requested a pane for ${i.name} (${path.basename(file)}); it joins the team when teamux opens it`);
+  },
+});
