@@ -33,14 +33,28 @@ export type Answer =
 export const START: PlayerState = { step: 0, errorsServed: 0 };
 export const FINISHED_TEXT = '(script finished)';
 
-/** Decide the answer to a request whose last user message reads `lastUserText`, and the state after it. */
-export function nextAnswer(script: Script, state: PlayerState, lastUserText: string): { answer: Answer; state: PlayerState } {
+/** The user side of a request: the last user message, and every user message, as text. */
+export interface UserText {
+  last: string;
+  all: string;
+}
+
+/** Does a step's condition hold for this request? */
+function holds(when: NonNullable<Step['when']>, text: UserText): boolean {
+  if (when.lastUserContains !== undefined && !matches(when.lastUserContains, text.last)) return false;
+  return when.allUserContains.every((p) => matches(p, text.all));
+}
+
+/** Decide the answer to a request with this user text, and the state after it. */
+export function nextAnswer(script: Script, state: PlayerState, lastUserText: UserText | string): { answer: Answer; state: PlayerState } {
+  const text = typeof lastUserText === 'string' ? { last: lastUserText, all: lastUserText } : lastUserText;
   const step: Step | undefined = script.steps[state.step];
   if (!step) {
     const reply: ReplyBlock[] = [{ type: 'text', text: FINISHED_TEXT }];
     return { answer: { kind: 'turn', step: null, outcome: 'finished', reply, stopReason: 'end_turn' }, state };
   }
-  if (step.when && !matches(step.when.lastUserContains, lastUserText)) {
+  if (step.when && !holds(step.when, text)) {
+    if (step.when.skip) return nextAnswer(script, { step: state.step + 1, errorsServed: 0 }, text);
     const reply: ReplyBlock[] = [{ type: 'text', text: script.idle_reply }];
     return { answer: { kind: 'turn', step: null, outcome: 'idle', reply, stopReason: 'end_turn' }, state };
   }
@@ -80,7 +94,7 @@ export class ScriptPlayer {
   }
 
   /** Answer one request from `member`, advancing its position; undefined when it has no script. */
-  play(member: string, lastUserText: string): { script: string; answer: Answer } | undefined {
+  play(member: string, lastUserText: UserText | string): { script: string; answer: Answer } | undefined {
     const name = this.scriptFor(member);
     const script = name === undefined ? undefined : this.scripts.get(name);
     if (name === undefined || !script) return undefined;
@@ -113,9 +127,14 @@ export function memberOf(header: string | string[] | undefined, body: unknown, f
 
 /** Text of the last `user` message: plain text, text blocks and tool_result contents, one per line. */
 export function lastUserText(body: unknown): string {
+  return userText(body).last;
+}
+
+/** Text of the last user message and of all user messages of a request. */
+export function userText(body: unknown): UserText {
   const messages = isRecord(body) && Array.isArray(body['messages']) ? body['messages'] : [];
-  const last = [...messages].reverse().find((m) => isRecord(m) && m['role'] === 'user');
-  return isRecord(last) ? textOf(last['content']) : '';
+  const users = messages.filter((m): m is Record<string, unknown> => isRecord(m) && m['role'] === 'user').map((m) => textOf(m['content']));
+  return { last: users[users.length - 1] ?? '', all: users.join('\n') };
 }
 
 function textOf(content: unknown): string {

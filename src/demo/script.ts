@@ -37,7 +37,13 @@ const Matcher = z.string().min(1).transform((source, ctx): RegExp | string => {
   }
 });
 
-const When = z.strictObject({ last_user_contains: Matcher });
+// `else: skip` makes the step optional: when the condition does not hold, the step is passed over and
+// the next one is considered for the same request (default `wait`: answer idle_reply, stay put).
+// `all_user_contains` lists texts that must each appear in some user message of the conversation so
+// far: it holds however the messages were batched into turns, which `last_user_contains` cannot.
+const When = z
+  .strictObject({ last_user_contains: Matcher.optional(), all_user_contains: z.array(Matcher).min(1).optional(), else: z.enum(['wait', 'skip']).default('wait') })
+  .refine((w) => w.last_user_contains !== undefined || w.all_user_contains !== undefined, { message: 'a `when` needs last_user_contains or all_user_contains' });
 
 const ToolUse = z.strictObject({
   name: z.string().min(1),
@@ -78,7 +84,7 @@ const Step = z
     }
   })
   .transform((s): Step => {
-    const when = s.when ? { lastUserContains: s.when.last_user_contains } : undefined;
+    const when = s.when ? { lastUserContains: s.when.last_user_contains, allUserContains: s.when.all_user_contains ?? [], skip: s.when.else === 'skip' } : undefined;
     if (s.error) {
       const e = s.error;
       return {
@@ -112,7 +118,7 @@ export type ErrorType = (typeof ERROR_TYPES)[number];
 export type ReplyBlock =
   | { type: 'text'; text: string }
   | { type: 'tool_use'; name: string; input: Record<string, unknown> };
-export type StepWhen = { lastUserContains: RegExp | string } | undefined;
+export type StepWhen = { lastUserContains: RegExp | string | undefined; allUserContains: Array<RegExp | string>; skip: boolean } | undefined;
 export type Step =
   | { kind: 'turn'; when: StepWhen; reply: ReplyBlock[]; stopReason: StopReason }
   | {

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Disposable } from '../host/types.js';
 import { scriptFromObject, formatScriptError, type Script, type ScriptInput, type ErrorType } from './script.js';
-import { ScriptPlayer, lastUserText, memberOf, type Answer } from './player.js';
+import { ScriptPlayer, memberOf, userText, type Answer } from './player.js';
 import { encodeSse, errorJson, estimateInputTokens, messageEvents, messageJson, newId, renderReply } from './wire.js';
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -133,7 +133,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     }
 
     const member = memberOf(req.headers['x-teamux-member'], body, defaultScript);
-    const played = player.play(member, lastUserText(body));
+    const played = player.play(member, userText(body));
     if (!played) {
       record({ ...base, body, member, outcome: 'rejected', status: 400 });
       const known = player.names().join(', ') || 'none';

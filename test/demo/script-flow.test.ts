@@ -146,3 +146,27 @@ describe('selection', () => {
     expect(server.requests).toHaveLength(1);
   });
 });
+
+describe('conditions over the whole conversation', () => {
+  it('when.all-user-contains-and-else-skip', async () => {
+    const { nextAnswer, START } = await import('../../src/demo/player.js');
+    const { scriptFromObject } = await import('../../src/demo/script.js');
+    const parsed = scriptFromObject({
+      idle_reply: 'idle',
+      steps: [
+        { when: { last_user_contains: 'blocked', else: 'skip' }, reply: [{ text: 'narrate' }] },
+        { when: { all_user_contains: ['one done', 'two done'] }, reply: [{ text: 'both' }] },
+      ],
+    });
+    if (!parsed.ok) throw new Error('bad script');
+    const script = parsed.value;
+    // The optional step is passed over; the next waits until both facts have been seen anywhere.
+    let r = nextAnswer(script, START, { last: 'one done', all: 'one done' });
+    expect(r.answer).toMatchObject({ outcome: 'idle' });
+    expect(r.state.step).toBe(1);
+    r = nextAnswer(script, r.state, { last: 'two done', all: 'one done\ntwo done' });
+    expect(r.answer).toMatchObject({ outcome: 'step', reply: [{ type: 'text', text: 'both' }] });
+    // And when its condition holds, the optional step plays.
+    expect(nextAnswer(script, START, { last: 'blocked: plan', all: 'blocked: plan' }).answer).toMatchObject({ reply: [{ type: 'text', text: 'narrate' }] });
+  });
+});
