@@ -103,7 +103,6 @@ async function withTerminal(runtime: AgentRuntime, keyboard: PaneConsole, pane: 
 
 export const agentVerb: Verb = {
   name: 'agent',
-  summary: "run a member as teamux's agent (a model with team tools) in this terminal",
   usage: [
     USAGE,
     'env: TEAMUX_TEAM_DIR, TEAMUX_MEMBER (for --as), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, TEAMUX_AGENT_MODEL, TEAMUX_AGENT_SYSTEM_PROMPT, TEAMUX_AGENT_COMPACT_AT, TEAMUX_DEMO_URL (demo server)',

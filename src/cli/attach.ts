@@ -44,7 +44,6 @@ async function openStore(dir: string): Promise<TeamStore> {
 
 export const attachVerb: Verb = {
   name: 'attach',
-  summary: 'open the TUI over a team running under tmux',
   usage: ['attach [TEAM]'],
   examples: ['teamux attach', 'teamux attach demo'],
   async run(ctx, argv) {
@@ -68,7 +67,6 @@ export const attachVerb: Verb = {
 
 export const lsVerb: Verb = {
   name: 'ls',
-  summary: 'list teams running under tmux, with their members and states',
   usage: ['ls'],
   examples: ['teamux ls', 'teamux ls --json'],
   async run(ctx, argv) {
@@ -111,7 +109,6 @@ function pidTarget(name: string, pid: number, pidStart: number | null): Shutdown
 
 export const killVerb: Verb = {
   name: 'kill',
-  summary: 'shut a tmux-backed team down by handshake, then remove its session',
   usage: ['kill [TEAM] [--timeout SECONDS]'],
   examples: ['teamux kill demo', 'teamux kill demo --timeout 5'],
   async run(ctx, argv) {
@@ -150,7 +147,6 @@ export const killVerb: Verb = {
 
 export const detachVerb: Verb = {
   name: 'detach',
-  summary: 'detach the TUI from a tmux-backed team; every member keeps running',
   usage: ['detach [TEAM]'],
   examples: ['teamux detach', 'teamux detach demo'],
   async run(ctx, argv) {

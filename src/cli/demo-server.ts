@@ -11,7 +11,6 @@ import type { Verb } from './verb.js';
 
 export const demoServerVerb: Verb = {
   name: 'demo-server',
-  summary: 'serve the offline demo model (scripted Messages API) until stopped',
   usage: ['demo-server SCRIPT_DIR [--port N] [--url-file FILE]'],
   examples: ['teamux demo-server examples/demo/scripts --port 8765'],
   async run(ctx, argv) {

@@ -13,7 +13,6 @@ const OPTS = { json: { type: 'boolean', default: false }, help: { type: 'boolean
 
 export const validateVerb: Verb = {
   name: 'validate',
-  summary: 'check a layout file: a one-line summary, or file:line:col errors',
   usage: ['validate LAYOUT.yaml [--json]'],
   examples: ['teamux validate examples/demo/team.yaml'],
   async run(ctx, argv) {
@@ -33,7 +32,6 @@ export const validateVerb: Verb = {
 
 export const initVerb: Verb = {
   name: 'init',
-  summary: 'create or refresh the team folder from a layout; print its path',
   usage: ['init LAYOUT.yaml [--json]'],
   examples: ['teamux init examples/demo/team.yaml', 'export TEAMUX_TEAM_DIR=$(teamux init layouts/minimal.yaml)'],
   async run(ctx, argv) {

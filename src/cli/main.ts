@@ -2,7 +2,8 @@
  * The teamux command: one table of verbs (as tmux's cmd_table), argument errors turned into a message
  * with a hint and exit code 1, and anything unexpected logged without a stack trace on the terminal.
  */
-import { EXIT_BAD_INPUT, UsageError, type CliContext } from './context.js';
+import { LockBusyError } from '../store/lock.js';
+import { EXIT_BAD_INPUT, EXIT_REFUSED, UsageError, type CliContext } from './context.js';
 import { verbs } from './table.js';
 import { verbHelp } from './verb.js';
 
@@ -31,18 +32,24 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
     ctx.out('teamux 0.1.0');
     return 0;
   }
-  const verb = verbs.find((v) => v.name === name);
-  if (!verb) {
+  const entry = verbs.find((v) => v.name === name);
+  if (!entry) {
     ctx.err(`teamux: unknown verb "${name}"\n  hint: one of ${verbs.map((v) => v.name).join(', ')} (teamux --help)`);
     return EXIT_BAD_INPUT;
   }
+  const verb = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    ctx.out(verbHelp(verb));
+    ctx.out(verbHelp(verb, entry.summary));
     return 0;
   }
   try {
     return await verb.run(ctx, rest);
   } catch (err) {
+    if (err instanceof LockBusyError) {
+      if (rest.includes('--json')) ctx.out(JSON.stringify({ ok: false, reason: 'timeout', message: err.message }));
+      ctx.err(`teamux: refused (timeout): ${err.message}`);
+      return EXIT_REFUSED;
+    }
     if (err instanceof UsageError) {
       if (rest.includes('--json')) ctx.out(JSON.stringify({ ok: false, error: err.message, hint: err.hint }));
       ctx.err(`teamux: ${err.message}${err.hint ? `\n  hint: ${err.hint}` : ''}`);

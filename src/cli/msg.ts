@@ -43,7 +43,6 @@ const msgSub: SubVerb[] = [
 
 export const msgVerb: Verb = {
   name: 'msg',
-  summary: 'send a message to one member, or broadcast to all',
   usage: msgSub.map((s) => s.usage),
   examples: ['teamux msg send --from lead --to alice "please take task 2"', 'teamux msg send --from alice --to lead --type result "task 2 done"', 'teamux msg broadcast --from lead "wrap up in 5 minutes"'],
   run: (ctx, argv) => dispatch('msg', msgSub, ctx, argv),
@@ -64,12 +63,13 @@ const inboxSub: SubVerb[] = [
       if (wait > 0) await store.mail.waitForUnread(as, as, wait * 1000);
       const r = values.peek ? await store.mail.unread(as, as) : await store.mail.read(as, as);
       for (const p of r.problems) ctx.err(`teamux: skipped ${p.path}: ${p.message}`);
-      if (values.json) ctx.out(JSON.stringify({ ok: true, messages: r.messages, problems: r.problems }));
-      else if (r.messages.length > 0) ctx.out(r.messages.map(formatMessage).join('\n'));
       if (wait > 0 && r.messages.length === 0) {
-        if (!values.json) ctx.err(`teamux: no message for ${as} within ${wait}s`);
+        if (values.json) ctx.out(JSON.stringify({ ok: false, reason: 'timeout', message: `no message for ${as} within ${wait}s`, messages: [], problems: r.problems }));
+        else ctx.err(`teamux: no message for ${as} within ${wait}s`);
         return EXIT_REFUSED;
       }
+      if (values.json) ctx.out(JSON.stringify({ ok: true, messages: r.messages, problems: r.problems }));
+      else if (r.messages.length > 0) ctx.out(r.messages.map(formatMessage).join('\n'));
       return EXIT_OK;
     },
   },
@@ -77,7 +77,6 @@ const inboxSub: SubVerb[] = [
 
 export const inboxVerb: Verb = {
   name: 'inbox',
-  summary: "read a member's unread messages (and advance its cursor)",
   usage: inboxSub.map((s) => s.usage),
   examples: ['teamux inbox read --as alice', 'teamux inbox read --as alice --wait 30 --json'],
   run: (ctx, argv) => dispatch('inbox', inboxSub, ctx, argv),

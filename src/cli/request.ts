@@ -55,7 +55,6 @@ const sub: SubVerb[] = [
 
 export const requestVerb: Verb = {
   name: 'request',
-  summary: 'list, approve or reject plan and shutdown requests; open a shutdown request',
   usage: sub.map((s) => s.usage),
   examples: ['teamux request list --pending', 'teamux request approve req-lx3k9-1a2b3c4d', 'teamux request reject req-lx3k9-1a2b3c4d --feedback "add tests first"', 'teamux request shutdown --from lead --to alice'],
   run: (ctx, argv) => dispatch('request', sub, ctx, argv),
@@ -101,7 +100,6 @@ const planSub: SubVerb[] = [
 
 export const planVerb: Verb = {
   name: 'plan',
-  summary: 'submit a plan for approval, or show where the plan gate stands',
   usage: planSub.map((s) => s.usage),
   examples: ['teamux plan submit --as alice "1. read the code 2. write the parser 3. add tests"', 'teamux plan status --as alice --json'],
   run: (ctx, argv) => dispatch('plan', planSub, ctx, argv),

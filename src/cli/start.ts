@@ -156,7 +156,6 @@ export async function openForMux(teamDir: string, backend: 'pty' | 'tmux'): Prom
 
 export const startVerb: Verb = {
   name: 'start',
-  summary: 'start the team from a layout and take over the terminal',
   usage: ['start LAYOUT.yaml [--backend pty|tmux]'],
   examples: ['teamux start examples/demo/team.yaml', 'teamux start layouts/tmux.yaml --backend tmux'],
   async run(ctx, argv) {

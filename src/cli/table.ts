@@ -1,16 +1,31 @@
 /**
- * The table of CLI verbs. Adding a verb means writing its file and listing it here; main.ts does the
- * dispatch, help and error reporting for all of them.
+ * The table of CLI verbs, as tmux's cmd_table: a name, a one-line summary, and how to load the verb.
+ * Verbs are imported only when run, so `teamux task claim` does not pay for the UI, node-pty or the
+ * SDK at start-up. Adding a verb means writing its file and listing it here.
  */
-import { agentVerb } from './agent.js';
-import { attachVerb, detachVerb, killVerb, lsVerb } from './attach.js';
-import { demoServerVerb } from './demo-server.js';
-import { initVerb, validateVerb } from './init.js';
-import { inboxVerb, msgVerb } from './msg.js';
-import { planVerb, requestVerb } from './request.js';
-import { startVerb } from './start.js';
-import { taskVerb } from './task.js';
-import { teamVerb } from './team.js';
 import type { Verb } from './verb.js';
 
-export const verbs: Verb[] = [startVerb, attachVerb, detachVerb, lsVerb, killVerb, initVerb, validateVerb, taskVerb, msgVerb, inboxVerb, requestVerb, planVerb, teamVerb, agentVerb, demoServerVerb];
+/** One row of the table. */
+export interface VerbEntry {
+  name: string;
+  summary: string;
+  load: () => Promise<Verb>;
+}
+
+export const verbs: VerbEntry[] = [
+  { name: 'start', summary: 'start the team from a layout and take over the terminal', load: async () => (await import('./start.js')).startVerb },
+  { name: 'attach', summary: 'open the TUI over a team running under tmux', load: async () => (await import('./attach.js')).attachVerb },
+  { name: 'detach', summary: 'detach the TUI from a tmux-backed team; every member keeps running', load: async () => (await import('./attach.js')).detachVerb },
+  { name: 'ls', summary: 'list teams running under tmux, with their members and states', load: async () => (await import('./attach.js')).lsVerb },
+  { name: 'kill', summary: 'shut a tmux-backed team down by handshake, then remove its session', load: async () => (await import('./attach.js')).killVerb },
+  { name: 'init', summary: 'create or refresh the team folder from a layout; print its path', load: async () => (await import('./init.js')).initVerb },
+  { name: 'validate', summary: 'check a layout file: a one-line summary, or file:line:col errors', load: async () => (await import('./init.js')).validateVerb },
+  { name: 'task', summary: 'create, list, claim, update, complete and release tasks', load: async () => (await import('./task.js')).taskVerb },
+  { name: 'msg', summary: 'send a message to one member, or broadcast to all', load: async () => (await import('./msg.js')).msgVerb },
+  { name: 'inbox', summary: "read a member's unread messages (and advance its cursor)", load: async () => (await import('./msg.js')).inboxVerb },
+  { name: 'request', summary: 'list, approve or reject plan and shutdown requests; open a shutdown request', load: async () => (await import('./request.js')).requestVerb },
+  { name: 'plan', summary: 'submit a plan for approval, or show where the plan gate stands', load: async () => (await import('./request.js')).planVerb },
+  { name: 'team', summary: 'show the team: members, kinds, roles and live status', load: async () => (await import('./team.js')).teamVerb },
+  { name: 'agent', summary: "run a member as teamux's agent (a model with team tools) in this terminal", load: async () => (await import('./agent.js')).agentVerb },
+  { name: 'demo-server', summary: 'serve the offline demo model (scripted Messages API) until stopped', load: async () => (await import('./demo-server.js')).demoServerVerb },
+];

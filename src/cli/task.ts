@@ -94,9 +94,7 @@ const sub: SubVerb[] = [
       const id = taskIdArg(onePositional(positionals, 'task id', this.usage));
       const as = actingAs(ctx, values.as);
       const store = await openTeam(ctx, values['team-dir']);
-      const m = await store.member(as);
-      if (!m.ok) return report(ctx, values.json, m, () => '');
-      const r = await store.tasks.complete(id, as, values.result ?? null);
+      const r = await store.complete(as, id, values.result ?? null);
       return report(ctx, values.json, r, (v) => `task ${v.task.id} completed${v.nowReady.length ? `; now ready: ${v.nowReady.join(', ')}` : ''}`);
     },
   },
@@ -122,7 +120,6 @@ const sub: SubVerb[] = [
 
 export const taskVerb: Verb = {
   name: 'task',
-  summary: 'create, list, claim, update, complete and release tasks',
   usage: sub.map((s) => s.usage),
   examples: [
     'teamux task add --subject "Write the parser" --blocked-by 1',

@@ -28,7 +28,6 @@ const sub: SubVerb[] = [
 
 export const teamVerb: Verb = {
   name: 'team',
-  summary: 'show the team: members, kinds, roles and live status',
   usage: sub.map((s) => s.usage),
   examples: ['teamux team show', 'teamux team show --json --team-dir .teamux/demo'],
   run: (ctx, argv) => dispatch('team', sub, ctx, argv),

@@ -1,13 +1,12 @@
 /**
  * The shape of a CLI verb, registered in one table (src/cli/table.ts) as tmux registers its commands:
- * a name, a one-line summary, usage lines, examples, and an exec that returns an exit code.
+ * a name, usage lines, examples, and an exec that returns an exit code (the summary is in the table).
  */
 import type { CliContext } from './context.js';
 
 /** One CLI verb. */
 export interface Verb {
   name: string;
-  summary: string;
   usage: string[];
   examples: string[];
   run(ctx: CliContext, argv: string[]): Promise<number>;
@@ -21,6 +20,6 @@ export interface SubVerb {
 }
 
 /** Format a verb's help text. */
-export function verbHelp(v: Verb): string {
-  return [`teamux ${v.name} — ${v.summary}`, '', 'usage:', ...v.usage.map((u) => `  ${u}`), '', 'examples:', ...v.examples.map((e) => `  ${e}`)].join('\n');
+export function verbHelp(v: Verb, summary: string): string {
+  return [`teamux ${v.name} — ${summary}`, '', 'usage:', ...v.usage.map((u) => `  ${u}`), '', 'examples:', ...v.examples.map((e) => `  ${e}`)].join('\n');
 }

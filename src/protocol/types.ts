@@ -152,6 +152,7 @@ export type RefusalReason =
   | 'not_owner'
   | 'cycle'
   | 'unknown_member'
+  | 'duplicate'
   | 'not_pending'
   | 'type_mismatch'
   | 'wrong_responder'

@@ -41,6 +41,8 @@ export interface Outgoing {
 
 /** The inboxes of one team folder (member checks happen in TeamStore, which knows the roster). */
 export class Mailbox {
+  private dirReady = false;
+
   constructor(private readonly paths: TeamPaths) {}
 
   /** Build a message with a fresh id and the current time. */
@@ -55,7 +57,10 @@ export class Mailbox {
   async deliver(msg: Message): Promise<void> {
     const line = JSON.stringify(Message.parse(msg));
     if (Buffer.byteLength(line) > MAX_MESSAGE_BYTES) throw new RangeError(`message is larger than ${MAX_MESSAGE_BYTES} bytes`);
-    await ensureDir(this.paths.inboxes);
+    if (!this.dirReady) {
+      await ensureDir(this.paths.inboxes);
+      this.dirReady = true;
+    }
     await appendLine(this.paths.inbox(msg.to), line);
   }
 
@@ -95,19 +100,23 @@ export class Mailbox {
     const messages: Message[] = [];
     const problems: FileProblem[] = [];
     let pos = 0;
-    let lineNo = 0;
     for (;;) {
       const nl = buf.indexOf(0x0a, pos);
       // Bytes after the last newline are a line still being written: leave them for next time.
       if (nl < 0) break;
-      lineNo++;
+      const lineStart = pos;
       const line = buf.subarray(pos, nl).toString('utf8');
       pos = nl + 1;
       if (line.trim() === '') continue;
-      const parsed = parseMessage(line);
+      let parsed = parseMessage(line);
       if (!parsed.ok) {
-        problems.push({ path: `${file} (byte ${cursor.offset + pos - line.length - 1})`, message: parsed.message });
-        continue;
+        // A writer killed in the middle of a large append leaves bytes with no newline, and the next
+        // sender's line is glued onto them: keep that whole message, report the torn part.
+        const at = line.lastIndexOf('{"id":"msg-');
+        const tail = at > 0 ? parseMessage(line.slice(at)) : null;
+        problems.push({ path: `${file} (byte ${cursor.offset + lineStart})`, message: tail?.ok ? 'a torn (partly written) message was skipped' : parsed.message });
+        if (!tail?.ok) continue;
+        parsed = tail;
       }
       if (seen.has(parsed.msg.id)) continue;
       seen.add(parsed.msg.id);

@@ -5,6 +5,7 @@
  */
 import type { Member } from '../protocol/types.js';
 import { ensureDir, readText } from './fsx.js';
+import { withLock } from './lock.js';
 import { TeamStore } from './team.js';
 
 /** A member as a layout declares it. */
@@ -42,6 +43,13 @@ export async function initTeam(dir: string, spec: TeamSpec): Promise<{ store: Te
   for (const sub of [store.paths.tasks, store.paths.inboxes, store.paths.requests, store.paths.heartbeats, store.paths.spawns, store.paths.transcripts]) {
     await ensureDir(sub);
   }
+  // Under the config lock, so a refresh never loses a member update made at the same moment.
+  const created = await withLock(store.paths.config, () => writeRoster(store, spec));
+  return { store, created, seeded: await seed(store, spec) };
+}
+
+/** Write team.json from the spec, keeping the live state of members still declared; true if new. */
+async function writeRoster(store: TeamStore, spec: TeamSpec): Promise<boolean> {
   const old = await store.readConfig();
   const previous = new Map<string, Member>(old.ok ? old.config.members.map((m) => [m.name, m]) : []);
   const members: Member[] = spec.members.map((s) => {
@@ -55,19 +63,20 @@ export async function initTeam(dir: string, spec: TeamSpec): Promise<{ store: Te
     version: 1, name: spec.name, root: spec.root, layoutFile: spec.layoutFile,
     createdAt: old.ok ? old.config.createdAt : new Date().toISOString(), members,
   });
-  let seeded = 0;
-  const everHadTasks = (await readText(store.paths.highWater)) !== undefined;
-  if (!everHadTasks && spec.seedTasks.length > 0) {
-    const ids = new Map<string, string>();
-    // Seed tasks arrive in dependency order (the layout loader rejects cycles and unknown keys).
-    for (const t of topoOrder(spec.seedTasks)) {
-      const r = await store.tasks.create({ subject: t.subject, description: t.description, blockedBy: t.blockedBy.map((k) => ids.get(k)!) });
-      if (!r.ok) throw new Error(`seed task ${t.key}: ${r.message}`);
-      ids.set(t.key, r.value.id);
-      seeded++;
-    }
+  return !old.ok;
+}
+
+/** Create the seed tasks on a board that never had a task; returns how many. */
+async function seed(store: TeamStore, spec: TeamSpec): Promise<number> {
+  if ((await readText(store.paths.highWater)) !== undefined || spec.seedTasks.length === 0) return 0;
+  const ids = new Map<string, string>();
+  // Blockers first (the layout loader rejects cycles and unknown keys).
+  for (const t of topoOrder(spec.seedTasks)) {
+    const r = await store.tasks.create({ subject: t.subject, description: t.description, blockedBy: t.blockedBy.map((k) => ids.get(k)!) });
+    if (!r.ok) throw new Error(`seed task ${t.key}: ${r.message}`);
+    ids.set(t.key, r.value.id);
   }
-  return { store, created: !old.ok, seeded };
+  return ids.size;
 }
 
 /** Order seed tasks so every blocker comes before the tasks it blocks (stable otherwise). */

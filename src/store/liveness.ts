@@ -22,13 +22,24 @@ export function processStartTime(pid: number): number | null {
   }
 }
 
-/** True if a process with this pid exists (and, when known, started at pidStart). */
+/** The state letter of a process (R, S, Z…), or null when unavailable. */
+function processState(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** True if a process with this pid exists (and, when known, started at pidStart); a zombie is gone. */
 export function pidAlive(pid: number, pidStart: number | null): boolean {
   try {
     process.kill(pid, 0);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  if (processState(pid) === 'Z') return false;
   if (pidStart === null) return true;
   const now = processStartTime(pid);
   return now === null || now === pidStart;

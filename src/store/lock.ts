@@ -4,16 +4,40 @@
  */
 import lockfile from 'proper-lockfile';
 
+// About 10 s of retries at most (300 tries, backing off to 40 ms); the lock is stale after 5 s
+// without its holder refreshing it (every second).
 const LOCK_OPTIONS = {
   realpath: false,
   stale: 5_000,
   update: 1_000,
-  retries: { retries: 2_000, factor: 1.3, minTimeout: 1, maxTimeout: 25, randomize: true },
+  retries: { retries: 300, factor: 1.3, minTimeout: 1, maxTimeout: 40, randomize: true },
 } as const;
+
+/** The lock could not be taken in time: another process holds it (exit 3 on the CLI). */
+export class LockBusyError extends Error {
+  constructor(readonly target: string) {
+    super(`${target} is locked by another process; try again`);
+  }
+}
+
+/**
+ * Called when a held lock was taken over as stale (its holder stalled for more than 5 s). The default
+ * would throw from a timer and kill the process; the critical sections are short and write
+ * atomically, so the holder finishes its work and the next compare-and-set sorts out any overlap.
+ */
+function onCompromised(err: Error): void {
+  process.emitWarning(`teamux lock compromised: ${err.message}`);
+}
 
 /** Run `fn` while holding the lock on `target` (a file or folder; it need not exist). */
 export async function withLock<T>(target: string, fn: () => Promise<T>): Promise<T> {
-  const release = await lockfile.lock(target, { ...LOCK_OPTIONS, lockfilePath: `${target}.lock` });
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(target, { ...LOCK_OPTIONS, lockfilePath: `${target}.lock`, onCompromised });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') throw new LockBusyError(target);
+    throw err;
+  }
   try {
     return await fn();
   } finally {

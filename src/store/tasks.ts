@@ -10,9 +10,14 @@ import {
 } from '../protocol/tasks.js';
 import { accept, refuse, Task, type Outcome } from '../protocol/types.js';
 import type { EventLog } from './events.js';
-import { atomicWrite, ensureDir, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
+import { atomicWrite, ensureDir, exists, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
 import { withLock } from './lock.js';
 import type { TeamPaths } from './paths.js';
+
+/** Racing claimers start at one of the first SPREAD ready tasks (by pid), not all at the lowest. */
+const SPREAD = 8;
+/** How many task files are read at once. */
+const READ_BATCH = 64;
 
 /** A snapshot of the board: the tasks that parsed, and the files that did not. */
 export interface BoardSnapshot {
@@ -45,7 +50,11 @@ export class TaskBoard {
       throw err;
     }
     const files = names.filter((n) => /^[1-9][0-9]*\.json$/.test(n));
-    const read = await Promise.all(files.map((n) => this.readTask(n.slice(0, -5))));
+    // Read in bounded batches: a board of thousands of tasks must not run out of file handles.
+    const read: Array<{ task?: Task; problem?: FileProblem }> = [];
+    for (let i = 0; i < files.length; i += READ_BATCH) {
+      read.push(...(await Promise.all(files.slice(i, i + READ_BATCH).map((n) => this.readTask(n.slice(0, -5))))));
+    }
     const tasks: Task[] = [];
     const problems: FileProblem[] = [];
     for (const r of read) {
@@ -114,8 +123,9 @@ export class TaskBoard {
       if (wouldCycle(board.index, id, blocker)) return refuse<Task>('cycle', `task ${id} blocked by ${blocker} would make a dependency cycle`);
       const now = new Date().toISOString();
       const next = { ...task, blockedBy: [...task.blockedBy, blocker].sort(byId), revision: task.revision + 1, updatedAt: now };
-      await writeJson(this.paths.task(blocker), { ...up, blocks: [...up.blocks, id].sort(byId), revision: up.revision + 1, updatedAt: now });
+      // blockedBy first: a crash between the two writes leaves the task blocked, never wrongly ready.
       await writeJson(this.paths.task(id), next);
+      await writeJson(this.paths.task(blocker), { ...up, blocks: [...up.blocks, id].sort(byId), revision: up.revision + 1, updatedAt: now });
       await this.events.record('task_updated', { task: id, blockedBy: next.blockedBy });
       return accept(next);
     });
@@ -123,26 +133,29 @@ export class TaskBoard {
 
   /**
    * Claim a task by id, or the next ready one when id is undefined. For the latter, candidates come
-   * from a snapshot taken without the lock (kept between calls as a hint, lowest id first) and each is
-   * verified under the lock; a lost race costs one file read, and only when no hinted candidate is
-   * still claimable is the board scanned again. The answer "no ready task" always rests on a fresh scan.
+   * from a snapshot taken without the lock (kept between calls as a hint, lowest id first, each process
+   * starting at a different one of the first few so racing claimers spread out). A candidate is read
+   * without the lock first and only locked when it still looks claimable; under the lock it is checked
+   * again. Only when no hinted candidate is left is the board scanned again, and "no ready task"
+   * always rests on a fresh scan.
    */
   async claim(by: string, id?: string): Promise<Outcome<Task>> {
     if (id !== undefined) return this.locked(() => this.claimLocked(by, id));
     for (let fresh = this.readyHint.length === 0; ; fresh = true) {
       if (fresh) {
         const board = await this.snapshot();
-        this.readyHint = board.tasks.filter((t) => isReady(t, board.index)).map((t) => t.id);
+        const ready = board.tasks.filter((t) => isReady(t, board.index)).map((t) => t.id);
+        const start = process.pid % Math.min(SPREAD, Math.max(1, ready.length));
+        this.readyHint = [...ready.slice(start), ...ready.slice(0, start)];
         if (this.readyHint.length === 0) return refuse('no_ready_task', 'no task is ready to claim');
       }
-      const won = await this.locked(async () => {
-        while (this.readyHint.length > 0) {
-          const r = await this.claimLocked(by, this.readyHint.shift()!);
-          if (r.ok) return r;
-        }
-        return undefined;
-      });
-      if (won) return won;
+      while (this.readyHint.length > 0) {
+        const candidate = this.readyHint.shift()!;
+        const peek = await this.readTask(candidate);
+        if (!peek.task || peek.task.owner !== null || peek.task.status !== 'pending') continue;
+        const r = await this.locked(() => this.claimLocked(by, candidate));
+        if (r.ok) return r;
+      }
       if (fresh) return refuse('no_ready_task', 'no task is ready to claim');
     }
   }
@@ -214,11 +227,15 @@ export class TaskBoard {
   /** The highest id ever handed out; ids are never reused, even after a task file is deleted. */
   private async highWater(): Promise<number> {
     const text = await readText(this.paths.highWater);
-    const recorded = text === undefined ? 0 : Number.parseInt(text.trim(), 10) || 0;
-    // Files added by hand past the mark still count, so a new id never lands on an existing file.
-    const names = await fsp.readdir(this.paths.tasks);
-    const seen = names.reduce((m, n) => (/^[1-9][0-9]*\.json$/.test(n) ? Math.max(m, Number(n.slice(0, -5))) : m), 0);
-    return Math.max(recorded, seen);
+    let mark = text === undefined ? NaN : Number.parseInt(text.trim(), 10);
+    if (!Number.isInteger(mark) || mark < 0) {
+      // No mark (or a mangled one): recover it from the files there are.
+      const names = await fsp.readdir(this.paths.tasks);
+      mark = names.reduce((m, n) => (/^[1-9][0-9]*\.json$/.test(n) ? Math.max(m, Number(n.slice(0, -5))) : m), 0);
+    }
+    // A file added by hand past the mark still counts, so a new id never lands on an existing file.
+    while (await exists(this.paths.task(String(mark + 1)))) mark++;
+    return mark;
   }
 
   private locked<T>(fn: () => Promise<T>): Promise<T> {

@@ -41,6 +41,7 @@ export class TeamStore {
   readonly mail: Mailbox;
   readonly requests: RequestBook;
   readonly log: Log;
+  private namesCache: { key: string; names: Set<string> } | null = null;
 
   private constructor(readonly dir: string, who: string) {
     this.paths = new TeamPaths(dir);
@@ -133,7 +134,7 @@ export class TeamStore {
   async addMember(member: Member): Promise<Outcome<Member>> {
     const r = await withLock(this.paths.config, async () => {
       const cfg = await this.config();
-      if (cfg.members.some((m) => m.name === member.name)) return refuse<Member>('already_claimed', `${member.name} is already a member of this team`);
+      if (cfg.members.some((m) => m.name === member.name)) return refuse<Member>('duplicate', `${member.name} is already a member of this team`);
       cfg.members.push(member);
       await this.writeConfig(cfg);
       return accept(member);
@@ -161,9 +162,19 @@ export class TeamStore {
     }
   }
 
+  /** Member names, cached while team.json is unchanged (sending is the hot path). */
+  private async memberNames(): Promise<Set<string>> {
+    const st = await fsp.stat(this.paths.config).catch(() => null);
+    const key = st ? `${st.mtimeMs}:${st.size}:${st.ino}` : '';
+    if (!this.namesCache || this.namesCache.key !== key) {
+      this.namesCache = { key, names: new Set((await this.config()).members.map((m) => m.name)) };
+    }
+    return this.namesCache.names;
+  }
+
   /** Send a message; both ends must be members. */
   async send(out: Outgoing): Promise<Outcome<Message>> {
-    const names = new Set((await this.config()).members.map((m) => m.name));
+    const names = await this.memberNames();
     if (!names.has(out.from)) return refuse('unknown_member', `sender ${JSON.stringify(out.from)} is not a member of this team`);
     if (!names.has(out.to)) return refuse('unknown_member', `recipient ${JSON.stringify(out.to)} is not a member of this team`);
     const msg = this.mail.compose(out);
@@ -219,7 +230,20 @@ export class TeamStore {
     const m = await this.member(by);
     if (!m.ok) return m;
     const r = await this.tasks.claim(by, id);
-    if (r.ok && m.value.status !== 'working' && m.value.status !== 'stopping') await this.updateMember(by, { status: 'working' });
+    if (r.ok) {
+      // A member the host does not track by pid (one using the CLI) shows it is alive this way.
+      if (m.value.pid === null) await this.heartbeat(by);
+      if (m.value.status !== 'working' && m.value.status !== 'stopping') await this.updateMember(by, { status: 'working' });
+    }
+    return r;
+  }
+
+  /** Complete a task as a member; returns it and the dependents that became ready. */
+  async complete(by: string, id: string, result: string | null): Promise<Outcome<{ task: Task; nowReady: string[] }>> {
+    const m = await this.member(by);
+    if (!m.ok) return m;
+    const r = await this.tasks.complete(id, by, result);
+    if (r.ok && m.value.pid === null) await this.heartbeat(by);
     return r;
   }
 

@@ -19,10 +19,15 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) c();
 });
 
+/** Alive and not a zombie. */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return false;
   }
@@ -96,7 +101,8 @@ describe('tmux backend (e2e)', () => {
     expect(killed.out).toMatch(/team tmuxteam stopped/);
     await a.waitFor(/TEAMUX-EXIT=0/, 'the attached TUI to let go');
     await expect(tmux(teamSocket, ['ls'])).rejects.toThrow();
-    for (const [name, pid] of Object.entries(pids)) expect(alive(pid), name).toBe(false);
+    // Killed members can stay zombies for a moment until the dying tmux server's children are reaped.
+    for (const [name, pid] of Object.entries(pids)) await waitFor(() => !alive(pid), `${name} (pid ${pid}) to be gone`, 5_000);
     const ps = execFileSync('ps', ['-eo', 'args']).toString().split('\n');
     expect(ps.filter((l) => l.includes(`-L ${teamSocket}`) && !l.includes('new-session -d -s main'))).toEqual([]);
     expect(ps.filter((l) => l.includes(tmp.dir) && !l.includes('new-session -d -s main'))).toEqual([]);

@@ -193,3 +193,30 @@ describe('liveness', () => {
     expect(released.map((t) => t.id)).toEqual(['2']);
   });
 });
+
+describe('hand edits and torn writes', () => {
+  it('inbox.torn-line-keeps-the-next-senders-message', async () => {
+    const s = await team();
+    appendFileSync(s.paths.inbox('bob'), '{"id":"msg-torn","from":"amy","to":"bob","type":"mess');
+    const sent = await s.send({ from: 'lead', to: 'bob', type: 'message', text: 'survives' });
+    expect(sent.ok).toBe(true);
+    const r = await s.mail.read('bob');
+    expect(r.messages.map((m) => m.text)).toEqual(['survives']);
+    expect(r.problems).toHaveLength(1);
+    expect(r.problems[0]!.message).toMatch(/torn/);
+    expect(r.problems[0]!.path).toMatch(/\(byte 0\)$/);
+  });
+
+  it('tasks.snapshot-of-2000-tasks-reads-in-batches', async () => {
+    const s = await team();
+    const now = new Date().toISOString();
+    for (let i = 1; i <= 2000; i++) {
+      writeFileSync(s.paths.task(String(i)), JSON.stringify({ version: 1, id: String(i), subject: `t${i}`, description: '', status: 'pending', owner: null, blocks: [], blockedBy: [], revision: 1, createdAt: now, updatedAt: now }));
+    }
+    const board = await s.tasks.snapshot();
+    expect(board.tasks).toHaveLength(2000);
+    // Files added by hand past the high-water mark are never overwritten by a new task.
+    const r = await s.tasks.create({ subject: 'new' });
+    expect(r.ok && r.value.id).toBe('2001');
+  });
+});
