@@ -332,7 +332,7 @@ export class Multiplexer {
   }
 
   private titleInfo(p: Pane, i: number): Parameters<typeof titleRow>[0] {
-    return { index: i + 1, name: p.name, role: p.role, state: this.paneState(p), focused: i === this.focused, zoomed: this.zoomed === i, scrolled: p.term.isScrolledBack, note: p.note };
+    return { index: i + 1, name: p.name, role: p.role, state: this.paneState(p), focused: i === this.focused, zoomed: this.zoomed === i, scrolled: p.scrollMode || p.term.isScrolledBack, note: p.note };
   }
 
   /** working, idle, waiting for approval, stopping, exited N, from the process and the team folder. */

@@ -152,6 +152,46 @@ describe('teamux start (e2e in tmux)', () => {
     await d.waitFor(/TEAMUX-EXIT=0/, 'teamux to exit');
   }, 60_000);
 
+  it('keys and mouse: focus by number, click to focus, zoom, scrollback, help, restart', async () => {
+    const tmp = tempDir('teamux-e2e-');
+    cleanups.push(tmp.cleanup);
+    const layout = path.join(tmp.dir, 'two.yaml');
+    writeFileSync(layout, [
+      'name: two', 'layout: even-horizontal', 'sidebar: { hidden: true }',
+      'lead: { name: lead, role: shell, command: [bash, --norc, --noprofile] }',
+      'teammates:', '  - { name: seq, role: counts, command: [sh, -c, "seq 1 300; echo seq-done"] }', '',
+    ].join('\n'));
+    const d = await startMux(layout, 120, 30);
+    await d.waitFor((s) => s.includes(' 2 seq · counts exited 0') && s.includes('seq-done'), 'the seq pane to finish');
+    // Focus by number, then by a mouse click (an SGR mouse press typed into the outer terminal).
+    await d.keys('C-a', '2');
+    await d.waitFor(/\[two\] → seq/, 'focus on seq');
+    await d.type('\x1b[<0;10;5M\x1b[<0;10;5m');
+    await d.waitFor(/\[two\] → lead/, 'a click to focus the lead');
+    // Zoom the seq pane: the lead's title disappears, seq takes the width.
+    await d.keys('C-a', '2', 'C-a', 'z');
+    await d.waitFor((s) => /seq · counts exited 0 \[zoom\]/.test(s) && !s.includes(' 1 lead · '), 'the zoomed pane');
+    // Scrollback mode: page up shows earlier lines of seq's output.
+    await d.keys('C-a', '[');
+    await d.waitFor(/\[scroll\]/, 'scrollback mode');
+    await d.keys('PageUp', 'PageUp');
+    await d.waitFor((s) => /^2[3-9][0-9]\s*$/m.test(s) && !s.includes('seq-done'), 'earlier output');
+    await d.keys('q');
+    await d.waitFor((s) => s.includes('seq-done') && !s.includes('[scroll]'), 'back at the bottom');
+    // Restart the exited pane: it runs again.
+    await d.keys('C-a', 'R');
+    await d.waitFor(/restarted seq/, 'the restart');
+    await d.keys('C-a', 'z');
+    // Help lists every binding.
+    await d.keys('C-a', '?');
+    const help = await d.waitFor(/teamux keys/, 'the help overlay');
+    for (const line of ['approve the selected plan request', 'broadcast a message to every inbox', 'shutdown handshake with every teammate']) expect(help).toContain(line);
+    await d.keys('x');
+    await d.waitFor((s) => !s.includes('teamux keys'), 'the overlay to close');
+    await d.keys('C-a', 'q', 'C-a', 'q');
+    await d.waitFor(/TEAMUX-EXIT=0/, 'teamux to exit');
+  }, 60_000);
+
   it('start without a terminal is an error with a hint, and writes nothing', async () => {
     const t = scriptedTeam();
     const r = await cliProcess(['start', t.layout]);
