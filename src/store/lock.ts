@@ -44,3 +44,19 @@ export async function withLock<T>(target: string, fn: () => Promise<T>): Promise
     await release().catch(() => undefined);
   }
 }
+
+/** Run `fn` under the lock if it is free right now; undefined when another process holds it. */
+export async function tryWithLock<T>(target: string, fn: () => Promise<T>): Promise<T | undefined> {
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(target, { ...LOCK_OPTIONS, retries: 0, lockfilePath: `${target}.lock`, onCompromised });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
+    throw err;
+  }
+  try {
+    return await fn();
+  } finally {
+    await release().catch(() => undefined);
+  }
+}

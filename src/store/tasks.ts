@@ -1,6 +1,7 @@
 /**
  * The task board: one JSON file per task under `tasks/`, ids kept by a high-water mark so none is
- * reused, and every change made under one board lock with compare-and-set on `revision`. Readiness
+ * reused. A task's own changes (claim, update, complete, release) are compare-and-set on `revision`
+ * under that task's lock; creating tasks and adding dependencies also hold the board lock. Readiness
  * and the DAG rules come from protocol/tasks; this file only reads, locks and writes.
  */
 import { promises as fsp } from 'node:fs';
@@ -11,7 +12,7 @@ import {
 import { accept, refuse, Task, type Outcome } from '../protocol/types.js';
 import type { EventLog } from './events.js';
 import { atomicWrite, ensureDir, exists, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
-import { withLock } from './lock.js';
+import { tryWithLock, withLock } from './lock.js';
 import type { TeamPaths } from './paths.js';
 
 /** Racing claimers start at one of the first SPREAD ready tasks (by pid), not all at the lowest. */
@@ -91,8 +92,8 @@ export class TaskBoard {
   /** Create a task; its blockers get the new id in their `blocks`. */
   async create(input: NewTask): Promise<Outcome<Task>> {
     await ensureDir(this.paths.tasks);
-    return this.locked(async () => {
-      const blockedBy = [...new Set(input.blockedBy ?? [])].sort(byId);
+    const blockedBy = [...new Set(input.blockedBy ?? [])].sort(byId);
+    return this.boardLocked(() => this.taskLocked(blockedBy, async () => {
       const blockers = await this.readMany(blockedBy);
       for (const b of blockedBy) if (!blockers.has(b)) return refuse<Task>('not_found', `blocker task ${b} does not exist`);
       const id = String((await this.highWater()) + 1);
@@ -108,12 +109,13 @@ export class TaskBoard {
       }
       await this.events.record('task_created', { task: id, subject: task.subject, blockedBy });
       return accept(task);
-    });
+    }));
   }
 
   /** Make `id` blocked by `blocker`, keeping both sides symmetric; a cycle is refused. */
   async addDependency(id: string, blocker: string): Promise<Outcome<Task>> {
-    return this.locked(async () => {
+    return this.boardLocked(() => this.taskLocked([id, blocker], async () => {
+      // The graph only changes under the board lock, so this snapshot's edges are current.
       const board = await this.snapshot();
       const task = board.index.get(id);
       const up = board.index.get(blocker);
@@ -128,7 +130,7 @@ export class TaskBoard {
       await writeJson(this.paths.task(blocker), { ...up, blocks: [...up.blocks, id].sort(byId), revision: up.revision + 1, updatedAt: now });
       await this.events.record('task_updated', { task: id, blockedBy: next.blockedBy });
       return accept(next);
-    });
+    }));
   }
 
   /**
@@ -140,7 +142,7 @@ export class TaskBoard {
    * always rests on a fresh scan.
    */
   async claim(by: string, id?: string): Promise<Outcome<Task>> {
-    if (id !== undefined) return this.locked(() => this.claimLocked(by, id));
+    if (id !== undefined) return this.taskLocked([id], () => this.claimLocked(by, id));
     for (let fresh = this.readyHint.length === 0; ; fresh = true) {
       if (fresh) {
         const board = await this.snapshot();
@@ -153,8 +155,9 @@ export class TaskBoard {
         const candidate = this.readyHint.shift()!;
         const peek = await this.readTask(candidate);
         if (!peek.task || peek.task.owner !== null || peek.task.status !== 'pending') continue;
-        const r = await this.locked(() => this.claimLocked(by, candidate));
-        if (r.ok) return r;
+        // A task whose lock is busy is being claimed by someone else right now: move on.
+        const r = await tryWithLock(this.paths.task(candidate), () => this.claimLocked(by, candidate));
+        if (r?.ok) return r;
       }
       if (fresh) return refuse('no_ready_task', 'no task is ready to claim');
     }
@@ -174,7 +177,7 @@ export class TaskBoard {
 
   /** Compare-and-set update of a task by `by` who read `revision`. */
   async update(id: string, by: string, revision: number, patch: TaskPatch): Promise<Outcome<Task>> {
-    return this.locked(async () => {
+    return this.taskLocked([id], async () => {
       const { task } = await this.readTask(id);
       const index = await this.readMany(task?.blockedBy ?? []);
       const next = applyUpdate(task, id, by, revision, patch, index, new Date().toISOString());
@@ -188,7 +191,7 @@ export class TaskBoard {
 
   /** Complete a task owned by `by`; returns it and the ids of dependents that became ready. */
   async complete(id: string, by: string, result: string | null): Promise<Outcome<{ task: Task; nowReady: string[] }>> {
-    return this.locked(async () => {
+    return this.taskLocked([id], async () => {
       const { task } = await this.readTask(id);
       const index = await this.readMany([...(task?.blockedBy ?? []), ...(task?.blocks ?? [])]);
       const next = completed(task, id, by, result, index, new Date().toISOString());
@@ -205,7 +208,7 @@ export class TaskBoard {
 
   /** Release a claimed task back to pending (by its owner, or by anyone when `by` is null). */
   async release(id: string, by: string | null, why: string): Promise<Outcome<Task>> {
-    return this.locked(async () => {
+    return this.taskLocked([id], async () => {
       const { task } = await this.readTask(id);
       const next = released(task, id, by, new Date().toISOString());
       if (!next.ok) return next;
@@ -238,8 +241,20 @@ export class TaskBoard {
     return mark;
   }
 
-  private locked<T>(fn: () => Promise<T>): Promise<T> {
+  /** The board lock: held while ids are handed out and while dependency edges change. */
+  private boardLocked<T>(fn: () => Promise<T>): Promise<T> {
     return withLock(this.paths.tasks, fn);
+  }
+
+  /**
+   * Hold the locks of these task files (in id order, so two holders never deadlock). A task's own
+   * changes (claim, update, complete, release) need only its lock, so claims on different tasks run
+   * in parallel; a blocker that reads completed stays completed, so blockers are read without theirs.
+   */
+  private taskLocked<T>(ids: string[], fn: () => Promise<T>): Promise<T> {
+    const sorted = [...new Set(ids)].sort(byId);
+    const step = (i: number): Promise<T> => (i === sorted.length ? fn() : withLock(this.paths.task(sorted[i]!), () => step(i + 1)));
+    return step(0);
   }
 }
 

@@ -1,0 +1,79 @@
+/**
+ * Keystroke latency: one character written to the outer pty master, until the outer terminal's
+ * screen shows it echoed at the cursor. The pane runs `cat` with its tty in raw mode and echo off,
+ * so the echo is a process writing the byte back (as a shell or an editor would), and every key is
+ * a round trip: outer pty -> multiplexer -> pane pty -> cat -> pane pty -> multiplexer -> outer pty.
+ * teamux and tmux run side by side (same panes, same outer size) and keys alternate between them
+ * one by one, so load on this shared machine falls on both alike. A sample is the arrival time of
+ * the output chunk that put the character in the cell under the cursor, minus the time of the write.
+ */
+import { startTeamux, startTmux } from '../lib/mux-sessions.mjs';
+import { sleep } from '../lib/outer.mjs';
+import { clock, summarize } from '../lib/timing.mjs';
+import { ms, num, ratio, verdict } from '../lib/report.mjs';
+
+const SAMPLES = 220; // per multiplexer; the first WARMUP are not counted
+const WARMUP = 20;
+const LINE = 40; // characters per line before an (unmeasured) Enter
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
+const TARGET_P99_MS = 16.7; // one 60 Hz frame (proposed target)
+
+async function newline(outer) {
+  const before = outer.cursor().y;
+  outer.write('\r\n');
+  await outer.waitFor(() => outer.cursor().x === 0 && outer.cursor().y !== before, 2_000, 'newline').catch(() => undefined);
+  await outer.waitQuiet(30, 500);
+}
+
+async function sample(session, i) {
+  const { outer } = session;
+  await outer.waitQuiet(5, 500);
+  const { x, y } = outer.cursor();
+  let ch = ALPHABET[i % ALPHABET.length];
+  if (outer.screen().cell(x, y) === ch) ch = ch === 'z' ? 'y' : 'z';
+  const t0 = clock();
+  outer.write(ch);
+  const at = await outer.waitFor((v) => v.cell(x, y) === ch, 2_000, `${session.kind} echo of "${ch}" at ${x},${y}`);
+  return at - t0;
+}
+
+/** Run the section; returns table rows and detail lines. */
+export async function latency(ctx) {
+  const ready = `ECHO-${ctx.tag}`;
+  const panes = [
+    { name: 'lead', argv: ['sh', '-c', `stty raw -echo; printf '%s\\r\\n' "$1"; exec cat`, 'echo', ready] },
+    { name: 'shell', argv: ['bash', '--noprofile', '--norc'] },
+    { name: 'spare', argv: ['bash', '--noprofile', '--norc'] },
+  ];
+  const size = { cols: ctx.cols, rows: ctx.rows };
+  const mux = startTeamux(ctx.dir, { name: 'latency', panes, ...size });
+  const ref = startTmux(ctx.dir, { panes, ...size });
+  const lat = { teamux: [], tmux: [] };
+  try {
+    await Promise.all([mux, ref].map((s) => s.outer.waitForText(ready, 15_000, `${s.kind} ready`)));
+    await sleep(500);
+    for (let i = 0; i < SAMPLES; i++) {
+      if (i > 0 && i % LINE === 0) await Promise.all([newline(mux.outer), newline(ref.outer)]);
+      // Alternate which one goes first, then a short random pause (keys are not machine-regular).
+      const order = i % 2 === 0 ? [mux, ref] : [ref, mux];
+      for (const s of order) {
+        const t = await sample(s, i);
+        if (i >= WARMUP) lat[s.kind].push(t);
+        await sleep(5 + Math.random() * 15);
+      }
+    }
+  } finally {
+    await Promise.all([mux.stop(), ref.stop()]);
+  }
+  const a = summarize(lat.teamux);
+  const b = summarize(lat.tmux);
+  return {
+    rows: [
+      ['latency', `keystroke to echo, median (${a.n} keys)`, ms(a.p50), `tmux ${ms(b.p50)}`, ratio(a.p50, b.p50), 'info', ''],
+      ['', `keystroke to echo, p99 (${a.n} keys)`, ms(a.p99), `tmux ${ms(b.p99)}`, ratio(a.p99, b.p99), `<= ${TARGET_P99_MS} ms (proposed)`, verdict(a.p99, TARGET_P99_MS, true)],
+    ],
+    details: [
+      `latency: teamux min ${num(a.min)} p50 ${num(a.p50)} p90 ${num(a.p90)} p99 ${num(a.p99)} max ${num(a.max)} ms; tmux min ${num(b.min)} p50 ${num(b.p50)} p90 ${num(b.p90)} p99 ${num(b.p99)} max ${num(b.max)} ms`,
+    ],
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Start-up: from spawning the multiplexer in a fresh outer terminal to the first output after which
+ * the screen shows every pane's marker (each pane's command prints one and sleeps) and, for teamux,
+ * every pane's title. teamux is `node bin/teamux start` on a fresh layout folder (the team folder is
+ * created, as on a first start); the reference is a cold tmux: one `tmux new-session` that starts
+ * the server, builds the 4 panes and attaches. Runs alternate teamux, tmux; medians reported.
+ */
+import { startTeamux, startTmuxCold } from '../lib/mux-sessions.mjs';
+import { sleep } from '../lib/outer.mjs';
+import { summarize } from '../lib/timing.mjs';
+import { ms, num, ratio, verdict } from '../lib/report.mjs';
+
+const RUNS = 5;
+const NAMES = ['lead', 'alpha', 'bravo', 'charlie'];
+const TARGET_MS = 1_000; // proposed
+
+function panes(tag, run) {
+  return NAMES.map((name) => ({ name, argv: ['sh', '-c', `printf 'MK-%s-%s-%s\\n' "$1" "$2" "$3"; exec sleep 600`, 'mark', tag, name, String(run)] }));
+}
+
+async function once(start, ctx, run) {
+  const marks = NAMES.map((n) => `MK-${ctx.tag}-${n}-${run}`);
+  const s = start(ctx.dir, { name: 'startup', panes: panes(ctx.tag, run), cols: ctx.cols, rows: ctx.rows });
+  try {
+    const titles = s.kind === 'teamux' ? NAMES.map((n, i) => ` ${i + 1} ${n} `) : [];
+    const at = await s.outer.waitForText([...marks, ...titles], 20_000, `${s.kind} start-up`);
+    return at - s.started;
+  } finally {
+    await s.stop();
+  }
+}
+
+/** Run the section; returns table rows and detail lines. */
+export async function startup(ctx) {
+  const times = { teamux: [], tmux: [] };
+  for (let r = 0; r < RUNS; r++) {
+    times.teamux.push(await once(startTeamux, ctx, r));
+    await sleep(200);
+    times.tmux.push(await once(startTmuxCold, ctx, r));
+    await sleep(200);
+  }
+  const a = summarize(times.teamux);
+  const b = summarize(times.tmux);
+  const list = (xs) => xs.map((x) => num(x, 0)).join(', ');
+  return {
+    rows: [
+      ['startup', `spawn to 4 panes' titles + markers (median of ${RUNS})`, ms(a.p50), `tmux ${ms(b.p50)}`, ratio(a.p50, b.p50), `<= ${TARGET_MS} ms (proposed)`, verdict(a.p50, TARGET_MS, true)],
+    ],
+    details: [`startup: runs (ms) teamux [${list(times.teamux)}], tmux (cold server + client) [${list(times.tmux)}]`],
+  };
+}
