@@ -85,9 +85,10 @@ export class Multiplexer {
   // screen
   screen!: blessed.Widgets.Screen;
   geometry!: ScreenLayout;
-  private frameTimer: NodeJS.Timeout | null = null;
+  private frameTimer: { immediate: NodeJS.Immediate } | { timeout: NodeJS.Timeout } | null = null;
   private lastFrame = 0;
   private fullRepaint = true;
+  private chromeDirty = true;
   // panes and focus
   panes: Pane[] = [];
   focused = 0;
@@ -141,19 +142,24 @@ export class Multiplexer {
     (this.screen as unknown as { program: { tput: { brokenACS: boolean } } }).program.tput.brokenACS = true;
     this.setupTerminal();
     this.relayout();
-    await this.view.start();
-    this.snapshot = this.view.snapshot();
+    // The team folder watch starts while the panes start.
+    const watching = this.view.start().then(() => {
+      this.snapshot = this.view.snapshot();
+      this.invalidate();
+    });
     const sub = this.view.onChange((s) => {
       this.snapshot = s;
       this.keepSelection();
-      this.fullRepaint = true;
+      // The team folder changed: the sidebar and the titles (states) are redrawn, not pane contents.
+      this.chromeDirty = true;
       this.requestFrame();
     });
     this.cleanups.push(() => sub.dispose());
     // Every pane gets its final size before its process starts (or its screen is replayed).
     const opened = this.opts.members.map((m) => [this.addPane(m), m] as const);
     this.relayout();
-    for (const [pane, m] of opened) await this.launch(pane, m);
+    await Promise.all(opened.map(([pane, m]) => this.launch(pane, m)));
+    await watching;
     const launch = this.opts.spawnLaunch;
     if (launch) {
       const spawns = await watchSpawns(this.opts.store, {
@@ -251,10 +257,19 @@ export class Multiplexer {
   requestFrame(): void {
     if (this.frameTimer || !this.screen || this.finishing) return;
     const wait = Math.max(0, FRAME_MS - (Date.now() - this.lastFrame));
-    this.frameTimer = setTimeout(() => {
+    const run = (): void => {
       this.frameTimer = null;
       this.frame();
-    }, wait);
+    };
+    // A timer costs at least a millisecond even at 0; when a frame is due now, draw on the next turn.
+    this.frameTimer = wait === 0 ? { immediate: setImmediate(run) } : { timeout: setTimeout(run, wait) };
+  }
+
+  private cancelFrame(): void {
+    if (!this.frameTimer) return;
+    if ('immediate' in this.frameTimer) clearImmediate(this.frameTimer.immediate);
+    else clearTimeout(this.frameTimer.timeout);
+    this.frameTimer = null;
   }
 
   /** Draw everything that changed, then position the cursor. */
@@ -263,7 +278,9 @@ export class Multiplexer {
     const screen = this.screen;
     const g = this.geometry;
     const full = this.fullRepaint;
+    const chrome = full || this.chromeDirty;
     this.fullRepaint = false;
+    this.chromeDirty = false;
     const rows = screen.height as number;
     const cols = screen.width as number;
     if (full) paintRows(screen, { left: 0, top: 0, width: cols, height: rows }, [], style());
@@ -276,8 +293,8 @@ export class Multiplexer {
       this.panes.forEach((p, i) => {
         const r = g.panes[i];
         if (!r || r.width === 0) return;
+        if (chrome || p.dirty) paintRow(screen, r.left, r.top, r.width, titleRow(this.titleInfo(p, i), r.width), style());
         if (full || p.dirty) {
-          paintRow(screen, r.left, r.top, r.width, titleRow(this.titleInfo(p, i), r.width), style());
           const c = paintPane(screen, p.term, { left: r.left, top: r.top + 1, width: r.width, height: r.height - 1 });
           if (i === this.focused) cursor = c;
           p.dirty = false;
@@ -287,7 +304,7 @@ export class Multiplexer {
         }
       });
       if (full) this.paintSeparators();
-      if (g.sidebar && full) this.paintSidebar(g.sidebar);
+      if (g.sidebar && chrome) this.paintSidebar(g.sidebar);
     }
     paintRow(screen, g.status.left, g.status.top, g.status.width, statusRow(this.statusInfo(), g.status.width), style(C.black, C.green));
     if (this.helpOpen) this.paintHelp(cols, rows);
@@ -409,8 +426,7 @@ export class Multiplexer {
   async finish(code: number, kill = true): Promise<void> {
     if (this.finishing) return;
     this.finishing = true;
-    if (this.frameTimer) clearTimeout(this.frameTimer);
-    this.frameTimer = null;
+    this.cancelFrame();
     await this.opts.onShutdown?.().catch((err) => this.opts.store.log.error('on_shutdown hook failed', err));
     await this.opts.host.dispose({ kill });
     for (const p of this.panes) p.dispose();

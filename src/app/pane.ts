@@ -108,7 +108,9 @@ export class Pane {
 
   /** Send input to the process (nothing once it has exited). */
   write(data: string): void {
-    if (this.life !== 'exited') this.proc?.write(data);
+    if (this.life === 'exited' || !this.proc) return;
+    this.term.noteUserInput();
+    this.proc.write(data);
   }
 
   /** True once the process has exited. */

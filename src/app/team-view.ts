@@ -51,6 +51,7 @@ export class TeamView {
   private dirtyEvents = true;
   private fullReload = true;
   private timer: NodeJS.Timeout | null = null;
+  private lastReload = 0;
   private reloading: Promise<void> | null = null;
   private watcher: FSWatcher | null = null;
   private readonly listeners = new Set<(s: TeamSnapshot) => void>();
@@ -118,10 +119,14 @@ export class TeamView {
 
   private schedule(): void {
     if (this.timer) return;
+    // The first change after a quiet spell reloads at once; changes that follow within COALESCE_MS
+    // wait for the end of that window and are read together in one reload.
+    const wait = Math.max(0, COALESCE_MS - (Date.now() - this.lastReload));
     this.timer = setTimeout(() => {
       this.timer = null;
+      this.lastReload = Date.now();
       void this.reloadSerial();
-    }, COALESCE_MS);
+    }, wait);
   }
 
   private async reloadSerial(): Promise<void> {

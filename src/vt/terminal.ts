@@ -11,6 +11,7 @@ import type { IDisposable, Terminal as XtermTerminal } from '@xterm/headless';
 import { CellReader, type Cell } from './cells.js';
 import {
   isCursorHidden,
+  markUserInput,
   mouseEncodingOf,
   triggerMouseEvent,
   type MouseEncoding,
@@ -184,6 +185,11 @@ export class PaneTerminal implements Disposable {
     const x = Math.min(buffer.cursorX, this.term.cols - 1);
     const visible = !isCursorHidden(this.term) && y >= 0 && y < this.term.rows;
     return { x, y, visible };
+  }
+
+  /** The user typed into this pane: parse the echo that follows without deferring it. */
+  noteUserInput(): void {
+    markUserInput(this.term);
   }
 
   /** Encode a mouse event under the application's mouse mode; false if it is not reported. */

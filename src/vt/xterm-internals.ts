@@ -37,6 +37,7 @@ interface CoreMouseEvent {
 
 interface XtermCore {
   coreService?: { isCursorHidden?: boolean };
+  _writeBuffer?: { handleUserInput?(): void };
   coreMouseService?: {
     activeEncoding?: string;
     triggerMouseEvent?(event: CoreMouseEvent): boolean;
@@ -85,4 +86,12 @@ export function triggerMouseEvent(terminal: Terminal, report: MouseReport): bool
     alt: report.alt === true,
     shift: report.shift === true,
   });
+}
+
+/**
+ * Tell the emulator that the user just typed, so the echo is parsed at once: otherwise xterm's write
+ * buffer defers parsing with a zero-delay timer (what its own input path does via onUserInput).
+ */
+export function markUserInput(terminal: Terminal): void {
+  coreOf(terminal)._writeBuffer?.handleUserInput?.();
 }
