@@ -17,6 +17,15 @@ export function resolvePath(cwd: string, p: string): string {
   return path.resolve(cwd, p);
 }
 
+/** Read a file for a tool, or say why it cannot be read. */
+async function readText(cwd: string, p: string): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
+  try {
+    return { ok: true, text: await fsp.readFile(resolvePath(cwd, p), 'utf8') };
+  } catch (err) {
+    return { ok: false, error: `cannot read ${p}: ${errText(err)}` };
+  }
+}
+
 function errText(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
   if (e.code === 'ENOENT') return 'no such file or directory';
@@ -36,13 +45,9 @@ export const readFile = defineTool({
   }),
   summary: (i) => i.path + (i.offset ? `:${i.offset}` : ''),
   async run(i, ctx) {
-    const file = resolvePath(ctx.cwd, i.path);
-    let text: string;
-    try {
-      text = await fsp.readFile(file, 'utf8');
-    } catch (err) {
-      return fail(`cannot read ${i.path}: ${errText(err)}`);
-    }
+    const read = await readText(ctx.cwd, i.path);
+    if (!read.ok) return fail(read.error);
+    let text = read.text;
     if (i.offset !== undefined || i.limit !== undefined) {
       const lines = text.split('\n');
       const from = (i.offset ?? 1) - 1;
@@ -86,12 +91,9 @@ export const editFile = defineTool({
   summary: (i) => `${i.path}: ${oneLine(i.old_string, 40)}`,
   async run(i, ctx) {
     const file = resolvePath(ctx.cwd, i.path);
-    let text: string;
-    try {
-      text = await fsp.readFile(file, 'utf8');
-    } catch (err) {
-      return fail(`cannot read ${i.path}: ${errText(err)}`);
-    }
+    const read = await readText(ctx.cwd, i.path);
+    if (!read.ok) return fail(read.error);
+    const text = read.text;
     const first = text.indexOf(i.old_string);
     if (first < 0) return fail(`old_string was not found in ${i.path}; read the file and copy the text exactly`);
     if (text.indexOf(i.old_string, first + 1) >= 0) {
