@@ -64,7 +64,7 @@ async function main() {
   const failures = [];
   const ctx = { dir: tempDir('teamux-mux-bench-'), tag: RUN_TAG.replace(/[^a-z0-9]/gi, ''), ...OUTER };
   const { from, builtMs } = await snapshotBuild(ctx.dir);
-  process.stdout.write(`teamux multiplexer benchmark\n${machineLine()}\n${tmuxVersion()}; outer terminal ${OUTER.cols}x${OUTER.rows} for both; run tag ${RUN_TAG}\n`);
+  process.stdout.write(`teamux multiplexer benchmark\n${machineLine()}\n${tmuxVersion()}; outer terminal ${OUTER.cols}x${OUTER.rows} for all; run tag ${RUN_TAG}\n`);
   process.stdout.write(`teamux under test: ${path.join(from, 'dist')} (copied at start; newest file written ${new Date(builtMs).toISOString().replace('T', ' ').slice(0, 19)} UTC)\n`);
   try {
     for (const name of names) {

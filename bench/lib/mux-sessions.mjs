@@ -6,6 +6,9 @@
  * stacked beside it (main-vertical, main pane half the width, as teamux's default). tmux is given a
  * title row per pane (pane-border-status top) and teamux's scrollback (history-limit 5000), so both
  * draw the same pane sizes and keep the same history; everything else is tmux's default.
+ * teamux can also be started on its tmux backend (`--backend tmux`): its members then live in a
+ * session on a private server of their own (`TEAMUX_TMUX_SOCKET=bench-...`), which stop() kills,
+ * since teamux leaves that backend's members running when it is signalled.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -103,22 +106,57 @@ export function writeLayout(dir, { name, panes, sidebar = { hidden: true }, shut
   return { file, root, teamDir: path.join(root, '.teamux', name) };
 }
 
-/** Start teamux on a layout in an outer terminal; `started` is the clock() just before the spawn. */
-export function startTeamux(dir, { name, panes, cols, rows, sidebar }) {
+/**
+ * Start teamux on a layout in an outer terminal; `started` is the clock() just before the spawn.
+ * backend 'tmux' runs the members on a private tmux server (kind 'teamux-tmux', `socket` its name).
+ */
+export function startTeamux(dir, { name, panes, cols, rows, sidebar, backend = 'pty' }) {
   const layout = writeLayout(dir, { name, panes, sidebar });
+  const server = backend === 'tmux' ? newSocket() : null;
+  const env = childEnv(server ? { TEAMUX_TMUX_SOCKET: server.socket } : {});
+  const args = [build.bin, 'start', layout.file, ...(server ? ['--backend', 'tmux'] : [])];
   const started = clock();
-  const outer = new OuterTerminal(process.execPath, [build.bin, 'start', layout.file], { cols, rows, env: childEnv(), cwd: layout.root });
+  const outer = new OuterTerminal(process.execPath, args, { cols, rows, env, cwd: layout.root });
   return {
-    kind: 'teamux',
+    kind: server ? 'teamux-tmux' : 'teamux',
     outer,
     started,
     layout,
+    socket: server?.socket ?? null,
     /** The teamux process (the pty's child is node itself). */
     pid: outer.pid,
+    /** The tmux backend's server (it runs the members' panes and parses their output too). */
+    serverPid() {
+      if (!server) throw new Error('teamux runs on its pty backend: there is no tmux server');
+      return tmuxServerPid(server.socket);
+    },
     async stop() {
-      await outer.stop('SIGTERM', 3_000);
+      try {
+        await outer.stop('SIGTERM', 3_000);
+      } finally {
+        // Signalled, teamux detaches from its tmux backend and the members keep running: end them.
+        if (server) {
+          killTmuxServer(server.socket);
+          server.untrack();
+        }
+      }
     },
   };
+}
+
+/** The pid of the tmux server on the private socket `socket`. */
+function tmuxServerPid(socket) {
+  return Number(execFileSync('tmux', ['-L', socket, 'display-message', '-p', '#{pid}'], { encoding: 'utf8', env: childEnv() }).trim());
+}
+
+/** Whether a tmux server answers on the private socket `socket`. */
+export function tmuxServerRuns(socket) {
+  try {
+    execFileSync('tmux', ['-L', socket, 'ls'], { stdio: 'ignore', env: childEnv(), timeout: 5_000 });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function tmuxConf(dir, cols) {
@@ -154,7 +192,7 @@ function tmuxHandle({ socket, untrack }, outer, started) {
     socket,
     /** The tmux server (it owns the panes, parses their output and renders for the client). */
     serverPid() {
-      return Number(execFileSync('tmux', ['-L', socket, 'display-message', '-p', '#{pid}'], { encoding: 'utf8', env: childEnv() }).trim());
+      return tmuxServerPid(socket);
     },
     /** The attached client. */
     get clientPid() {

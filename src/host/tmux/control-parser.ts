@@ -71,13 +71,23 @@ const utf8 = new TextDecoder('utf-8');
 export function decodeOctal(bytes: Uint8Array, start = 0, end = bytes.length): Uint8Array {
   const out = new Uint8Array(end - start);
   let n = 0;
-  for (let i = start; i < end; i++) {
-    const b = bytes[i]!;
-    if (b === BACKSLASH && i + 3 < end && isOctal(bytes[i + 1]) && isOctal(bytes[i + 2]) && isOctal(bytes[i + 3])) {
+  let i = start;
+  // Copy the runs between backslashes whole; most pane output has few escapes.
+  while (i < end) {
+    let slash = bytes.indexOf(BACKSLASH, i);
+    if (slash < 0 || slash >= end) slash = end;
+    if (slash > i) {
+      out.set(bytes.subarray(i, slash), n);
+      n += slash - i;
+      i = slash;
+    }
+    if (i >= end) break;
+    if (i + 3 < end && isOctal(bytes[i + 1]) && isOctal(bytes[i + 2]) && isOctal(bytes[i + 3])) {
       out[n++] = (((bytes[i + 1]! - 0x30) << 6) | ((bytes[i + 2]! - 0x30) << 3) | (bytes[i + 3]! - 0x30)) & 0xff;
-      i += 3;
+      i += 4;
     } else {
-      out[n++] = b;
+      out[n++] = BACKSLASH;
+      i += 1;
     }
   }
   return out.subarray(0, n);
