@@ -19,7 +19,7 @@ import { pendingRequests, renderSidebar, type SidebarSection } from '../ui/sideb
 import { C, style } from '../ui/text.js';
 import { installBlessedAttrs } from '../ui/blessed-attrs.js';
 import type { PromptState } from './prompt.js';
-import { Pane } from './pane.js';
+import { Pane, SCROLLBACK_LINES } from './pane.js';
 import { TeamView, type TeamSnapshot } from './team-view.js';
 import { handleInput, flushInput } from './mux-input.js';
 import { watchSpawns } from './spawn-watch.js';
@@ -53,6 +53,8 @@ export interface MuxOptions {
   output: NodeJS.WriteStream;
   /** Run after every member is gone, before the screen closes. */
   onShutdown?: () => Promise<void>;
+  /** Lines of scrollback per pane. */
+  scrollback?: number;
   /** Processes already running (tmux attach): members found here are adopted, not started. */
   adopt?: PaneProcess[];
   /** How to launch a teammate asked for by a spawn request (absent: spawn requests are not watched). */
@@ -187,7 +189,7 @@ export class Multiplexer {
   /** Add a pane to the layout without starting anything. */
   private addPane(m: MemberLaunch): Pane {
     const spec: PaneSpec = { id: m.name, command: m.command, args: m.args, cwd: m.cwd, env: m.env, cols: 80, rows: 24 };
-    const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', () => this.requestFrame(), (p) => void this.paneExited(p));
+    const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, () => this.requestFrame(), (p) => void this.paneExited(p));
     this.panes.push(pane);
     return pane;
   }

@@ -8,7 +8,7 @@ import type { Disposable, PaneExit, PaneHost, PaneProcess, PaneSpec } from '../h
 import { pipeToTerminal } from '../vt/flow.js';
 import { PaneTerminal } from '../vt/terminal.js';
 
-/** The scrollback each pane keeps, in lines. */
+/** The scrollback each pane keeps by default, in lines (the layout's `scrollback`). */
 export const SCROLLBACK_LINES = 5_000;
 
 /** Pane life as the title shows it. */
@@ -38,12 +38,12 @@ export class Pane {
   private procSubs: Disposable[] = [];
   private readonly exitWaiters = new Set<() => void>();
 
-  constructor(private spec: PaneSpec, role: string, isLead: boolean, answerQueries: boolean, private readonly onChange: () => void, private readonly onExited: (pane: Pane) => void) {
+  constructor(private spec: PaneSpec, role: string, isLead: boolean, answerQueries: boolean, scrollback: number, private readonly onChange: () => void, private readonly onExited: (pane: Pane) => void) {
     this.name = spec.id;
     this.role = role;
     this.isLead = isLead;
     this.answerQueries = answerQueries;
-    this.term = new PaneTerminal({ cols: spec.cols, rows: spec.rows, scrollback: SCROLLBACK_LINES });
+    this.term = new PaneTerminal({ cols: spec.cols, rows: spec.rows, scrollback });
     // Terminal replies (DA, DSR) and the mouse and focus reports the user causes go back to the
     // process. (X10-encoded mouse reports past column 95 do not survive UTF-8; SGR ones are fine.)
     this.term.onReply((data) => {

@@ -130,7 +130,7 @@ export function muxFor(s: MuxSetup): Multiplexer {
   return new Multiplexer({
     store, host: s.host, team: layout.name, lead: layout.lead.name,
     layout: layout.layout.name as LayoutName, mainSize: mainSizeOf(layout), sidebar: layout.sidebar,
-    keys: keys.table, shutdownTimeoutMs: layout.shutdownTimeout * 1000,
+    keys: keys.table, shutdownTimeoutMs: layout.shutdownTimeout * 1000, scrollback: layout.scrollback,
     members, adopt: s.adopt, demo: s.demo,
     input: process.stdin, output: process.stdout,
     spawnLaunch: (req) => spawnLaunchOf(req, layout, teamDir, extraEnv),

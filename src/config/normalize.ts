@@ -65,6 +65,8 @@ export interface NormalizedLayout {
   keys: { prefix: string; bindings: Partial<Record<KeyAction, string>> };
   /** Seconds. */
   shutdownTimeout: number;
+  /** Lines of scrollback per pane. */
+  scrollback: number;
   planApprover: PlanApprover;
   lead: NormalizedMember;
   teammates: NormalizedMember[];
@@ -147,6 +149,7 @@ export function normalizeLayout(layout: Layout, ctx: NormalizeContext): Normaliz
     sidebar: { ...layout.sidebar, sections: [...layout.sidebar.sections] },
     keys: { prefix: layout.keys.prefix, bindings: { ...layout.keys.bindings } },
     shutdownTimeout: layout.shutdown_timeout,
+    scrollback: layout.scrollback,
     planApprover: layout.plan_approver,
     lead: normalizeMember(layout.lead, true, layout, root, ctx.home),
     teammates: layout.teammates.map((m) => normalizeMember(m, false, layout, root, ctx.home)),

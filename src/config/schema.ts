@@ -193,6 +193,7 @@ export const LayoutSchema = z
     sidebar: Sidebar.prefault({}),
     keys: Keys.prefault({}),
     shutdown_timeout: z.number().positive().max(3600).default(10).meta({ description: 'Seconds to wait for a clean shutdown.' }),
+    scrollback: z.number().int().min(0).max(100_000).default(5000).meta({ description: 'Lines of scrollback each pane keeps (memory grows with width x lines).' }),
     plan_approver: z.enum(PLAN_APPROVERS).default('human'),
     lead: MemberSchema,
     teammates: z.array(MemberSchema).default([]),

@@ -31,6 +31,7 @@ describe('defaults', () => {
       sidebar: { position: 'right', width: 32, sections: ['task_board', 'mailbox', 'requests'], hidden: false },
       keys: { prefix: 'C-a', bindings: {} },
       shutdownTimeout: 10,
+      scrollback: 5000,
       planApprover: 'human',
       lead: {
         name: 'boss',
