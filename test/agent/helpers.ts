@@ -8,7 +8,7 @@ import { Pane, type PaneSink } from '../../src/agent/pane.js';
 import { AgentRuntime } from '../../src/agent/runtime.js';
 import { resolveOptions, type AgentOptions, type Endpoint } from '../../src/agent/options.js';
 import { startScriptedServer, type LoggedRequest, type ScriptedServer, type ScriptedServerOptions } from '../../src/demo/server.js';
-import type { ScriptInput } from '../../src/demo/script.js';
+import type { Script, ScriptInput } from '../../src/demo/script.js';
 import type { Message } from '../../src/protocol/types.js';
 import { initTeam, type MemberSpec } from '../../src/store/init.js';
 import type { TeamStore } from '../../src/store/team.js';
@@ -41,7 +41,7 @@ export async function agentTeam(teammates: string[], overrides: Record<string, P
 }
 
 /** A scripted server closed after the test. */
-export async function scripted(scripts: Record<string, ScriptInput>, opts: Partial<ScriptedServerOptions> = {}): Promise<ScriptedServer> {
+export async function scripted(scripts: Record<string, ScriptInput | Script>, opts: Partial<ScriptedServerOptions> = {}): Promise<ScriptedServer> {
   const server = await startScriptedServer({ scripts, ...opts });
   later(() => server.close());
   return server;

@@ -22,6 +22,18 @@ function scriptedTeam(): { dir: string; layout: string; teamDir: string } {
   return { dir: tmp.dir, layout: path.join(tmp.dir, 'team.yaml'), teamDir: path.join(tmp.dir, '.teamux', 'scripted') };
 }
 
+/** A layout file in a fresh temp folder (removed after the test); returns its path. */
+function layoutFile(name: string, yaml: string): { layout: string; dir: string } {
+  const tmp = tempDir('teamux-e2e-');
+  cleanups.push(tmp.cleanup);
+  const layout = path.join(tmp.dir, `${name}.yaml`);
+  writeFileSync(layout, yaml);
+  return { layout, dir: tmp.dir };
+}
+
+/** One bash lead, no sidebar. */
+const ONE_SHELL = 'name: one\nsidebar: { hidden: true }\nlead: { name: lead, role: shell, command: [bash, --norc, --noprofile] }\n';
+
 async function startMux(layout: string, cols = 160, rows = 45, env: Record<string, string> = {}): Promise<TmuxDriver> {
   const d = await TmuxDriver.start(`${process.execPath} ${BIN} start ${layout}; echo TEAMUX-EXIT=$?; sleep 600`, cols, rows, { WORK_SECONDS: '1', ...env });
   drivers.push(d);
@@ -107,10 +119,7 @@ describe('teamux start (e2e in tmux)', () => {
   }, 90_000);
 
   it('a resize reaches the pty, and a terminal too small gets a message', async () => {
-    const tmp = tempDir('teamux-e2e-');
-    cleanups.push(tmp.cleanup);
-    const layout = path.join(tmp.dir, 'one.yaml');
-    writeFileSync(layout, 'name: one\nsidebar: { hidden: true }\nlead: { name: lead, role: shell, command: [bash, --norc, --noprofile] }\n');
+    const { layout } = layoutFile('one', ONE_SHELL);
     const d = await startMux(layout, 100, 30);
     await d.waitFor(/ 1 lead · shell/, 'the pane');
     await d.type("PS1='$ '; stty size");
@@ -130,13 +139,10 @@ describe('teamux start (e2e in tmux)', () => {
   }, 60_000);
 
   it('a spawn request opens a pane and adds the member', async () => {
-    const tmp = tempDir('teamux-e2e-');
-    cleanups.push(tmp.cleanup);
-    const layout = path.join(tmp.dir, 'one.yaml');
-    writeFileSync(layout, 'name: one\nsidebar: { hidden: true }\nlead: { name: lead, role: shell, command: [bash, --norc, --noprofile] }\n');
+    const { layout, dir } = layoutFile('one', ONE_SHELL);
     const d = await startMux(layout, 120, 30);
     await d.waitFor(/ 1 lead · shell/, 'the pane');
-    const spawnDir = path.join(tmp.dir, '.teamux', 'one', 'spawn');
+    const spawnDir = path.join(dir, '.teamux', 'one', 'spawn');
     writeFileSync(path.join(spawnDir, '.tmp-1'), JSON.stringify({ version: 1, name: 'carol', role: 'Writes docs', command: 'echo spawned-marker', requestedBy: 'lead', time: new Date().toISOString() }));
     // Written the way the tool writes it: a dot-file renamed into place.
     const { renameSync } = await import('node:fs');
@@ -144,7 +150,7 @@ describe('teamux start (e2e in tmux)', () => {
     writeFileSync(path.join(spawnDir, '2-bad.json'), '{"version": 1, "name": "Bad Name"}');
     await d.waitFor((s) => / 2 carol · Writes docs/.test(s) && s.includes('spawned-marker') && /exited 0/.test(s), 'carol\'s pane');
     await d.waitFor(/spawn request refused: 2-bad\.json/, 'the refusal of the bad request');
-    const store = await open(path.join(tmp.dir, '.teamux', 'one'));
+    const store = await open(path.join(dir, '.teamux', 'one'));
     expect((await store.config()).members.map((m) => m.name)).toEqual(['lead', 'carol']);
     expect(existsSync(path.join(spawnDir, '1-carol.json'))).toBe(false);
     expect(existsSync(path.join(spawnDir, '2-bad.json.refused'))).toBe(true);
@@ -153,10 +159,7 @@ describe('teamux start (e2e in tmux)', () => {
   }, 60_000);
 
   it('keys and mouse: focus by number, click to focus, zoom, scrollback, help, restart', async () => {
-    const tmp = tempDir('teamux-e2e-');
-    cleanups.push(tmp.cleanup);
-    const layout = path.join(tmp.dir, 'two.yaml');
-    writeFileSync(layout, [
+    const { layout } = layoutFile('two', [
       'name: two', 'layout: even-horizontal', 'sidebar: { hidden: true }',
       'lead: { name: lead, role: shell, command: [bash, --norc, --noprofile] }',
       'teammates:', '  - { name: seq, role: counts, command: [sh, -c, "seq 1 300; echo seq-done"] }', '',
@@ -206,10 +209,7 @@ describe('programs in a pane look as they do in plain tmux', () => {
   const inputs = path.join(REPO, 'test', 'fixtures', 'vt', 'inputs');
 
   async function compare(command: string, ready: RegExp): Promise<void> {
-    const tmp = tempDir('teamux-e2e-');
-    cleanups.push(tmp.cleanup);
-    const layout = path.join(tmp.dir, 'one.yaml');
-    writeFileSync(layout, `name: one\nsidebar: { hidden: true }\nlead: { name: lead, role: shell, command: [bash, --norc, --noprofile], cwd: ${JSON.stringify(inputs)} }\n`);
+    const { layout } = layoutFile('one', `name: one\nsidebar: { hidden: true }\nlead: { name: lead, role: shell, command: [bash, --norc, --noprofile], cwd: ${JSON.stringify(inputs)} }\n`);
     const d = await startMux(layout, 100, 30);
     // The same program in a plain tmux pane of the pane's inner size (100 x 28).
     const plain = await TmuxDriver.start(`cd ${inputs} && bash --norc --noprofile`, 100, 28);

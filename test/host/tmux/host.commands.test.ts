@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeTmuxRunner, type FakeControlProcess } from '../../../src/host/tmux/fake-runner.js';
+import type { TmuxPane } from '../../../src/host/tmux/pane.js';
 import { TmuxHost } from '../../../src/host/tmux/host.js';
 import type { PaneExit, PaneProcess, PaneSpec } from '../../../src/host/types.js';
 
@@ -192,7 +193,7 @@ describe('TmuxHost command lines (fake runner)', () => {
     control().emit('%unlinked-window-close @1\n');
     await expect(exitOf(b)).resolves.toEqual({ exitCode: null, signal: null });
     expect(runner.lines.at(-1)).toBe(LIST_PANES);
-    expect(a.exited).toBeUndefined();
+    expect((a as TmuxPane).exited).toBeUndefined();
   });
 
   it('attaches to a running session: finds members by @teamux_member and primes their screens', async () => {
