@@ -4,7 +4,7 @@
  * under that task's lock; creating tasks and adding dependencies also hold the board lock. Readiness
  * and the DAG rules come from protocol/tasks; this file only reads, locks and writes.
  */
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readFileSync } from 'node:fs';
 import {
   applyUpdate, byId, checkClaim, claimed, completed, isReady, newlyReady, released, wouldCycle,
   type TaskIndex, type TaskPatch,
@@ -153,13 +153,25 @@ export class TaskBoard {
       }
       while (this.readyHint.length > 0) {
         const candidate = this.readyHint.shift()!;
-        const peek = await this.readTask(candidate);
-        if (!peek.task || peek.task.owner !== null || peek.task.status !== 'pending') continue;
+        if (!this.looksClaimable(candidate)) continue;
         // A task whose lock is busy is being claimed by someone else right now: move on.
         const r = await tryWithLock(this.paths.task(candidate), () => this.claimLocked(by, candidate));
         if (r?.ok) return r;
       }
       if (fresh) return refuse('no_ready_task', 'no task is ready to claim');
+    }
+  }
+
+  /**
+   * A cheap look at a candidate without the lock: one synchronous read and a bare JSON parse of a
+   * small file. It only decides whether taking the lock is worth it; claimLocked checks properly.
+   */
+  private looksClaimable(id: string): boolean {
+    try {
+      const t = JSON.parse(readFileSync(this.paths.task(id), 'utf8')) as { owner?: unknown; status?: unknown };
+      return t.owner === null && t.status === 'pending';
+    } catch {
+      return false;
     }
   }
 
