@@ -8,14 +8,14 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TeamStore } from '../../src/store/team.js';
 import { BIN, REPO, cliProcess, tempDir, waitFor } from '../helpers/team.js';
-import { TmuxDriver, tmux } from '../helpers/tmux.js';
+import { killServer, TmuxDriver, tmux } from '../helpers/tmux.js';
 
 const teamSocket = `teamux-team-${randomBytes(4).toString('hex')}`;
 const drivers: TmuxDriver[] = [];
 const cleanups: Array<() => void> = [];
 afterEach(async () => {
   for (const d of drivers.splice(0)) await d.kill();
-  await tmux(teamSocket, ['kill-server']).catch(() => undefined);
+  await killServer(teamSocket);
   for (const c of cleanups.splice(0)) c();
 });
 

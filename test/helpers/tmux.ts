@@ -3,6 +3,9 @@
 // on what the screen shows with a deadline.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { waitFor } from './team.js';
 
 /** Run tmux on a socket; resolves with stdout, rejects with stderr on failure. */
@@ -13,6 +16,12 @@ export function tmux(socket: string, args: string[]): Promise<string> {
       else resolve(stdout);
     });
   });
+}
+
+/** Kill a private tmux server and remove its socket file (tmux 3.3a leaves it behind). */
+export async function killServer(socket: string): Promise<void> {
+  await tmux(socket, ['kill-server']).catch(() => undefined);
+  rmSync(path.join(process.env.TMUX_TMPDIR ?? tmpdir(), `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
 }
 
 /** One private tmux server with one session running a command. */
@@ -66,6 +75,6 @@ export class TmuxDriver {
   }
 
   async kill(): Promise<void> {
-    await tmux(this.socket, ['kill-server']).catch(() => undefined);
+    await killServer(this.socket);
   }
 }
