@@ -4,9 +4,9 @@
  * timeout, SIGTERM, then SIGKILL. A refusal stops the handshake and reports its reason. Each step is
  * reported through `onStep` so the pane title and sidebar can show it.
  */
-import { watch } from 'node:fs';
 import type { ProtocolRequest } from '../protocol/types.js';
 import type { TeamStore } from '../store/team.js';
+import { waitOnFolder } from '../store/watch.js';
 
 /** What the handshake needs from the pane it is closing. */
 export interface ShutdownTarget {
@@ -23,30 +23,15 @@ export type ShutdownOutcome =
   | { kind: 'exited'; how: 'approved' | 'terminated' | 'killed' | 'already' }
   | { kind: 'refused'; reason: string };
 
-/** Wait until request `id` is no longer pending, or the deadline; sleeps on a watch of the requests folder. */
+/** Wait until request `id` is no longer pending, or the deadline, or `alsoStop()`; null if unanswered. */
 export async function waitForAnswer(store: TeamStore, id: string, timeoutMs: number, alsoStop: () => boolean): Promise<ProtocolRequest | null> {
-  const deadline = Date.now() + timeoutMs;
-  let wake: (() => void) | null = null;
-  const watcher = watch(store.paths.requests, () => wake?.());
-  // A process exiting also ends the wait (checked each time something wakes us or every 250 ms).
-  try {
-    for (;;) {
-      const r = await store.requests.get(id);
-      if (r.ok && r.value.status !== 'pending') return r.value;
-      const left = deadline - Date.now();
-      if (left <= 0 || alsoStop()) return null;
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, Math.min(left, 250));
-        wake = () => {
-          clearTimeout(t);
-          resolve();
-        };
-      });
-      wake = null;
-    }
-  } finally {
-    watcher.close();
-  }
+  // The requests folder announces the answer; a process exiting does not, so look every 250 ms too.
+  const answered = async (): Promise<ProtocolRequest | null | undefined> => {
+    const r = await store.requests.get(id);
+    if (r.ok && r.value.status !== 'pending') return r.value;
+    return alsoStop() ? null : undefined;
+  };
+  return (await waitOnFolder(store.paths.requests, timeoutMs, answered, { everyMs: 250 })) ?? null;
 }
 
 /** Run the handshake from `from` (the lead, on the human's behalf) to the target member. */

@@ -5,11 +5,12 @@
  * same messages again, and a message appended twice is delivered once.
  */
 import { randomUUID } from 'node:crypto';
-import { promises as fsp, watch, type FSWatcher } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { Message, type MessageType } from '../protocol/types.js';
 import { appendLine, ensureDir, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
 import type { TeamPaths } from './paths.js';
+import { waitOnFolder } from './watch.js';
 
 /** How many delivered ids a cursor remembers for de-duplication. */
 const SEEN_LIMIT = 2_000;
@@ -146,39 +147,8 @@ export class Mailbox {
   async waitForUnread(member: string, reader: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     await ensureDir(this.paths.inboxes);
     const name = path.basename(this.paths.inbox(member));
-    const deadline = Date.now() + timeoutMs;
-    let changed = false;
-    let wake: (() => void) | null = null;
-    const poke = (): void => {
-      changed = true;
-      wake?.();
-    };
-    // The watch is armed before the first check, so a message landing in between is not missed.
-    const watcher: FSWatcher = watch(this.paths.inboxes, (_event, file) => {
-      if (file === null || file === name) poke();
-    });
-    watcher.on('error', poke);
-    signal?.addEventListener('abort', poke);
-    try {
-      for (;;) {
-        changed = false;
-        if ((await this.unread(member, reader)).messages.length > 0) return true;
-        const left = deadline - Date.now();
-        if (left <= 0 || signal?.aborted) return false;
-        if (changed) continue;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, left);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        wake = null;
-      }
-    } finally {
-      watcher.close();
-      signal?.removeEventListener('abort', poke);
-    }
+    const hasUnread = async (): Promise<true | undefined> => ((await this.unread(member, reader)).messages.length > 0 ? true : undefined);
+    return (await waitOnFolder(this.paths.inboxes, timeoutMs, hasUnread, { only: (file) => file === name, signal })) ?? false;
   }
 }
 
