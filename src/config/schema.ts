@@ -6,13 +6,14 @@
  * `LayoutSchema.safeParse` gets them. Paths on disk are not touched here; see load.ts.
  */
 import { z } from 'zod';
+import { NAME_PATTERN } from '../protocol/types.js';
 import { splitCommand } from './command-words.js';
 import { KEY_ACTIONS, KEY_NAME_EXAMPLES, KEY_NAME_PATTERN } from './keys-actions.js';
 import { describeValue } from './messages.js';
 import { seedTaskProblems } from './seed-tasks.js';
 
-/** Team and member names: they name panes, inboxes and files, so nothing path-like gets through. */
-export const NAME_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
+/** Team and member names name panes, inboxes and files: the protocol's one pattern keeps paths out. */
+export { NAME_PATTERN };
 /** Seed task ids: they may name files too. */
 export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 /** tmux's preset layouts, which the pty backend reproduces. */

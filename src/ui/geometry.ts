@@ -3,6 +3,7 @@
  * names. Pure functions of (layout, pane count, terminal size); the screen code only draws the
  * rectangles these return. Panes are separated by one-cell lines, as in tmux.
  */
+import { LAYOUT_NAMES, type LayoutName } from '../config/schema.js';
 
 /** A rectangle in screen cells. */
 export interface Rect {
@@ -12,8 +13,8 @@ export interface Rect {
   height: number;
 }
 
-export const LAYOUT_NAMES = ['main-vertical', 'main-horizontal', 'tiled', 'even-horizontal', 'even-vertical'] as const;
-export type LayoutName = (typeof LAYOUT_NAMES)[number];
+// The layout names are the config's (tmux's five presets); geometry gives each its rectangles.
+export { LAYOUT_NAMES, type LayoutName };
 
 /** The main pane's size: a percentage of the area, or a number of cells. */
 export type MainSize = { percent: number } | { cells: number };
