@@ -12,7 +12,7 @@ import { TeamStore, type MemberView } from '../store/team.js';
 import { EXIT_OK, EXIT_REFUSED, parse, UsageError, type CliContext } from './context.js';
 import { loadLayoutOrFail } from './layout-team.js';
 import { liveMux } from './mux-lock.js';
-import { muxFor, openForMux, requireTty } from './start.js';
+import { keyTableOf, muxFor, openForMux, requireTty } from './start.js';
 import { table } from './task.js';
 import { attachTmux, runningTeams, sessionTeamDir, tmuxRun, tmuxSocket } from './tmux-backend.js';
 import type { Verb } from './verb.js';
@@ -53,11 +53,12 @@ export const attachVerb: Verb = {
     const cfg = await (await openStore(dir)).config();
     if (!cfg.layoutFile) throw new UsageError(`${dir}/team.json does not name its layout file`, 'start the team again with `teamux start LAYOUT --backend tmux`');
     const { layout } = loadLayoutOrFail(cfg.layoutFile, ctx.env);
+    const keys = keyTableOf(layout, cfg.layoutFile);
     const { store, release } = await openForMux(dir, 'tmux');
     try {
       const { host, procs } = await attachTmux(team, layout.root, dir, ctx.env);
       const demoUrl = existsSync(path.join(dir, 'demo-url'));
-      const mux = muxFor({ layout, layoutFile: cfg.layoutFile, store, host, teamDir: dir, extraEnv: {}, demo: demoUrl && !ctx.env.ANTHROPIC_API_KEY, adopt: procs });
+      const mux = muxFor({ layout, layoutFile: cfg.layoutFile, keys, store, host, teamDir: dir, extraEnv: {}, demo: demoUrl && !ctx.env.ANTHROPIC_API_KEY, adopt: procs });
       return await mux.run();
     } finally {
       await release();

@@ -13,7 +13,7 @@ import { runDemoServer } from '../demo/main.js';
 import type { SpawnRequest } from '../protocol/spawn.js';
 import { PtyHost } from '../host/pty.js';
 import type { PaneHost, PaneProcess } from '../host/types.js';
-import { buildKeyTable } from '../keys/keymap.js';
+import { buildKeyTable, type KeyTable } from '../keys/keymap.js';
 import { initTeam } from '../store/init.js';
 import { Multiplexer, type MemberLaunch } from '../app/multiplexer.js';
 import { TeamStore } from '../store/team.js';
@@ -111,6 +111,7 @@ async function archiveDemoRun(teamDir: string): Promise<string | null> {
 export interface MuxSetup {
   layout: NormalizedLayout;
   layoutFile: string;
+  keys: KeyTable;
   store: TeamStore;
   host: PaneHost;
   teamDir: string;
@@ -122,20 +123,25 @@ export interface MuxSetup {
 /** Build the multiplexer for a team. */
 export function muxFor(s: MuxSetup): Multiplexer {
   const { layout, store, teamDir, extraEnv } = s;
-  const keys = buildKeyTable(layout.keys.prefix, layout.keys.bindings);
-  if (!keys.ok) throw new UsageError(`${s.layoutFile}: keys.prefix: ${keys.message}`);
   let members = [layout.lead, ...layout.teammates].map((m) => launchOf(m, layout, teamDir, extraEnv));
   // Attaching: only members still in the session come back (a handshake closed the others' panes).
   if (s.adopt) members = members.filter((m) => s.adopt!.some((p) => p.id === m.name));
   return new Multiplexer({
     store, host: s.host, team: layout.name, lead: layout.lead.name,
     layout: layout.layout.name as LayoutName, mainSize: mainSizeOf(layout), sidebar: layout.sidebar,
-    keys: keys.table, shutdownTimeoutMs: layout.shutdownTimeout * 1000, scrollback: layout.scrollback,
+    keys: s.keys, shutdownTimeoutMs: layout.shutdownTimeout * 1000, scrollback: layout.scrollback,
     members, adopt: s.adopt, demo: s.demo,
     input: process.stdin, output: process.stdout,
     spawnLaunch: (req) => spawnLaunchOf(req, layout, teamDir, extraEnv),
     onShutdown: () => runHooks(store, 'on_shutdown', layout.hooks.onShutdown, layout.root, { TEAMUX_TEAM_DIR: teamDir }),
   });
+}
+
+/** The layout's key table, or a UsageError naming the file (the prefix must be typable as one key). */
+export function keyTableOf(layout: NormalizedLayout, layoutFile: string): KeyTable {
+  const keys = buildKeyTable(layout.keys.prefix, layout.keys.bindings);
+  if (!keys.ok) throw new UsageError(`${layoutFile}: keys.prefix: ${keys.message}`);
+  return keys.table;
 }
 
 /** Fail unless stdin and stdout are a terminal. */
@@ -165,8 +171,7 @@ export const startVerb: Verb = {
     // Validate before anything is written or started.
     const { layout, warnings } = loadLayoutOrFail(file, ctx.env);
     requireTty('start');
-    const keys = buildKeyTable(layout.keys.prefix, layout.keys.bindings);
-    if (!keys.ok) throw new UsageError(`${file}: keys.prefix: ${keys.message}`);
+    const keys = keyTableOf(layout, file);
     const backend = (values.backend ?? layout.backend) as 'pty' | 'tmux';
     const teamDir = teamDirOf(layout);
     const needsModel = [layout.lead, ...layout.teammates].some((m) => m.agent) && !ctx.env.ANTHROPIC_API_KEY;
@@ -193,7 +198,7 @@ export const startVerb: Verb = {
         store.log.info(`no ANTHROPIC_API_KEY: agents use the demo model at ${extraEnv.TEAMUX_DEMO_URL} (scripts in ${dir})`);
       }
       await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
-      const mux = muxFor({ layout, layoutFile: file, store, host, teamDir, extraEnv, demo: needsModel });
+      const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: needsModel });
       return await mux.run();
     } finally {
       await closeDemo?.();
