@@ -9,27 +9,21 @@ import type { Member, MemberStatus } from '../protocol/types.js';
 /** Heartbeats older than this, with no pid to check, mean the member is gone. */
 export const HEARTBEAT_STALE_MS = 30_000;
 
-/** The kernel start time of a process (clock ticks since boot), or null when unavailable. */
-export function processStartTime(pid: number): number | null {
+/** The fields after `(comm)` in /proc/<pid>/stat (state first), or null when unavailable. */
+function procStat(pid: number): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Field 2 (comm) may contain spaces and parentheses: split after the last ')'.
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const start = Number(rest[19]);
-    return Number.isFinite(start) ? start : null;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }
 }
 
-/** The state letter of a process (R, S, Z…), or null when unavailable. */
-function processState(pid: number): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? null;
-  } catch {
-    return null;
-  }
+/** The kernel start time of a process (clock ticks since boot), or null when unavailable. */
+export function processStartTime(pid: number): number | null {
+  const start = Number(procStat(pid)?.[19]);
+  return Number.isFinite(start) ? start : null;
 }
 
 /** True if a process with this pid exists (and, when known, started at pidStart); a zombie is gone. */
@@ -39,10 +33,10 @@ export function pidAlive(pid: number, pidStart: number | null): boolean {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  if (processState(pid) === 'Z') return false;
-  if (pidStart === null) return true;
-  const now = processStartTime(pid);
-  return now === null || now === pidStart;
+  const stat = procStat(pid);
+  if (stat?.[0] === 'Z') return false;
+  if (pidStart === null || stat === null) return true;
+  return Number(stat[19]) === pidStart;
 }
 
 /** The status to report for a member, given its record and its last heartbeat time (ms). */

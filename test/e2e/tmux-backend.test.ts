@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { pidAlive } from '../../src/store/liveness.js';
 import { TeamStore } from '../../src/store/team.js';
 import { BIN, REPO, cliProcess, tempDir, waitFor } from '../helpers/team.js';
 import { killServer, TmuxDriver, tmux } from '../helpers/tmux.js';
@@ -19,18 +20,9 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) c();
 });
 
-/** Alive and not a zombie. */
+/** Alive and not a zombie (the store's own liveness check). */
 function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
+  return pidAlive(pid, null);
 }
 
 /** pids of the TUI (`teamux start|attach`) running in a driver's session. */
