@@ -18,6 +18,7 @@ import { paintPane } from '../ui/pane-view.js';
 import { pendingRequests, renderSidebar, type SidebarSection } from '../ui/sidebar.js';
 import { C, style } from '../ui/text.js';
 import { installBlessedAttrs } from '../ui/blessed-attrs.js';
+import { TerminalGuard } from '../ui/terminal-guard.js';
 import type { PromptState } from './prompt.js';
 import { Pane, SCROLLBACK_LINES } from './pane.js';
 import { TeamView, type TeamSnapshot } from './team-view.js';
@@ -103,7 +104,7 @@ export class Multiplexer {
   // input
   mode: KeyMode = 'attach';
   prompt: PromptState | null = null;
-  promptSubmit: ((text: string) => void) | null = null;
+  promptSubmit: ((text: string) => unknown) | null = null;
   helpOpen = false;
   message: string | null = null;
   private messageTimer: NodeJS.Timeout | null = null;
@@ -116,6 +117,8 @@ export class Multiplexer {
   private finished!: (code: number) => void;
   private readonly done: Promise<number>;
   private readonly cleanups: Array<() => void> = [];
+  private guard: TerminalGuard | null = null;
+  private fatal: string | null = null;
 
   constructor(opts: MuxOptions) {
     this.opts = opts;
@@ -126,6 +129,18 @@ export class Multiplexer {
 
   /** Take over the terminal, start every member, and resolve with the exit code when it quits. */
   async run(): Promise<number> {
+    // Resolves when finish() runs, even if that happens while start-up is still waiting on something.
+    void this.startUp().catch(async (err: unknown) => {
+      this.opts.store.log.error('start-up failed', err);
+      if (this.finishing) return;
+      // A failed start-up still restores the terminal and stops whatever had started.
+      this.fatal = `teamux: could not start: ${(err as Error).message}\n  hint: see ${this.opts.store.paths.log}`;
+      await this.finish(1);
+    });
+    return this.done;
+  }
+
+  private async startUp(): Promise<void> {
     installBlessedAttrs();
     this.screen = blessed.screen({
       input: new PassThrough() as unknown as NodeJS.WriteStream,
@@ -175,7 +190,23 @@ export class Multiplexer {
       this.cleanups.push(() => spawns.dispose());
     }
     this.requestFrame();
-    return this.done;
+  }
+
+  /**
+   * Run one piece of user-triggered work (a key action, a prompt's submit, a pane's exit): whether it
+   * throws or rejects, the failure goes to the status line and teamux.log, never to the process.
+   */
+  guarded(what: string, work: () => unknown): void {
+    const failed = (err: unknown): void => {
+      this.opts.store.log.error(`${what} failed`, err);
+      this.say(`${what} failed: ${err instanceof Error ? err.message : String(err)}`);
+    };
+    try {
+      const r = work();
+      if (r instanceof Promise) r.catch(failed);
+    } catch (err) {
+      failed(err);
+    }
   }
 
   /** Create a pane for a member and start (or adopt) its process. */
@@ -189,7 +220,7 @@ export class Multiplexer {
   /** Add a pane to the layout without starting anything. */
   private addPane(m: MemberLaunch): Pane {
     const spec: PaneSpec = { id: m.name, command: m.command, args: m.args, cwd: m.cwd, env: m.env, cols: 80, rows: 24 };
-    const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, () => this.requestFrame(), (p) => void this.paneExited(p));
+    const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, () => this.requestFrame(), (p) => this.guarded(`${p.name}'s exit`, () => this.paneExited(p)));
     this.panes.push(pane);
     return pane;
   }
@@ -261,7 +292,12 @@ export class Multiplexer {
     const wait = Math.max(0, FRAME_MS - (Date.now() - this.lastFrame));
     const run = (): void => {
       this.frameTimer = null;
-      this.frame();
+      try {
+        this.frame();
+      } catch (err) {
+        // A frame that cannot be drawn is logged once per burst; the next change tries again.
+        this.opts.store.log.error('drawing a frame failed', err);
+      }
     };
     // A timer costs at least a millisecond even at 0; when a frame is due now, draw on the next turn.
     this.frameTimer = wait === 0 ? { immediate: setImmediate(run) } : { timeout: setTimeout(run, wait) };
@@ -397,12 +433,16 @@ export class Multiplexer {
 
   private setupTerminal(): void {
     const { input, output } = this.opts;
-    input.setRawMode?.(true);
+    this.guard = new TerminalGuard(input, output);
+    this.guard.enter();
     input.resume();
-    // Mouse (button events + drag, SGR encoding) and bracketed paste from the outer terminal.
-    output.write('\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h');
     const onData = (chunk: Buffer): void => {
-      handleInput(this, this.decoder.write(chunk));
+      try {
+        handleInput(this, this.decoder.write(chunk));
+      } catch (err) {
+        this.opts.store.log.error('handling input failed', err);
+        this.say(`input failed: ${(err as Error).message}`);
+      }
       if (this.escTimer) clearTimeout(this.escTimer);
       this.escTimer = this.tokenizer.hasPending ? setTimeout(() => flushInput(this), ESC_TIMEOUT_MS) : null;
     };
@@ -412,15 +452,28 @@ export class Multiplexer {
     // Closing the terminal (SIGHUP) or a plain kill: under tmux the members keep running (that is
     // the point of the backend); with node-pty they are ours and go with us.
     const onSignal = (): void => void this.finish(0, this.opts.host.kind !== 'tmux');
+    // A stray rejection is a bug somewhere below, not a reason to lose the screen: log it and go on.
+    const onRejection = (reason: unknown): void => {
+      this.opts.store.log.error('unhandled rejection', reason);
+      this.say(`internal error: ${reason instanceof Error ? reason.message : String(reason)} (see teamux.log)`);
+    };
+    // An uncaught exception leaves no state worth trusting: restore the terminal first, then stop.
+    const onException = (err: Error): void => {
+      this.opts.store.log.error('uncaught exception', err);
+      this.guard?.restore();
+      this.fatal = `teamux: internal error: ${err.message}\n  hint: this is a bug; the details are in ${this.opts.store.paths.log}`;
+      void this.finish(70);
+    };
     process.on('SIGTERM', onSignal);
     process.on('SIGHUP', onSignal);
+    process.on('unhandledRejection', onRejection);
+    process.on('uncaughtException', onException);
     this.cleanups.push(() => {
       input.off('data', onData);
       process.off('SIGTERM', onSignal);
       process.off('SIGHUP', onSignal);
-      output.write('\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l');
-      input.setRawMode?.(false);
-      input.pause();
+      process.off('unhandledRejection', onRejection);
+      process.off('uncaughtException', onException);
     });
   }
 
@@ -429,14 +482,25 @@ export class Multiplexer {
     if (this.finishing) return;
     this.finishing = true;
     this.cancelFrame();
-    await this.opts.onShutdown?.().catch((err) => this.opts.store.log.error('on_shutdown hook failed', err));
-    await this.opts.host.dispose({ kill });
-    for (const p of this.panes) p.dispose();
-    await this.view.dispose();
-    for (const c of this.cleanups.splice(0)) c();
+    const log = this.opts.store.log;
+    // Each step runs whatever the one before did: the terminal is restored and the promise resolves.
+    const step = async (what: string, fn: () => unknown): Promise<void> => {
+      try {
+        await fn();
+      } catch (err) {
+        log.error(`${what} failed while quitting`, err);
+      }
+    };
+    await step('on_shutdown hook', () => this.opts.onShutdown?.());
+    await step('stopping the panes', () => this.opts.host.dispose({ kill }));
+    for (const p of this.panes) await step(`closing ${p.name}`, () => p.dispose());
+    await step('the team folder watch', () => this.view.dispose());
+    for (const c of this.cleanups.splice(0)) await step('cleanup', c);
     if (this.messageTimer) clearTimeout(this.messageTimer);
     if (this.escTimer) clearTimeout(this.escTimer);
-    this.screen.destroy();
+    await step('closing the screen', () => this.screen?.destroy());
+    this.guard?.restore();
+    if (this.fatal) this.opts.output.write(`${this.fatal}\n`);
     this.finished(code);
   }
 }

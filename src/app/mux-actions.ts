@@ -106,7 +106,7 @@ function reject(mux: Multiplexer): void {
   mux.prompt = openPrompt(`reject ${req.from}'s plan — feedback:`);
   mux.promptSubmit = (text) => {
     if (!text.trim()) return mux.say('a rejection needs feedback; nothing was sent');
-    void mux.opts.store.answerRequest(req.id, req.to, false, text.trim()).then((r) => mux.say(r.ok ? `rejected ${req.from}'s plan` : `could not reject: ${r.message}`));
+    return mux.opts.store.answerRequest(req.id, req.to, false, text.trim()).then((r) => mux.say(r.ok ? `rejected ${req.from}'s plan` : `could not reject: ${r.message}`));
   };
   mux.invalidate();
 }
@@ -115,7 +115,7 @@ function broadcast(mux: Multiplexer): void {
   mux.prompt = openPrompt('broadcast:');
   mux.promptSubmit = (text) => {
     if (!text.trim()) return mux.say('empty broadcast; nothing was sent');
-    void deliverBroadcast(mux, text.trim());
+    return deliverBroadcast(mux, text.trim());
   };
   mux.invalidate();
 }

@@ -41,10 +41,11 @@ function handleToken(mux: Multiplexer, tok: InputToken): void {
     if (r.kind === 'edit') mux.prompt = r.state;
     else {
       const submit = mux.promptSubmit;
+      const label = mux.prompt.label.replace(/[:—].*$/, '').trim();
       mux.prompt = null;
       mux.promptSubmit = null;
-      if (r.kind === 'submit') submit?.(r.text);
-      else mux.say('cancelled');
+      if (r.kind === 'submit' && submit) mux.guarded(label, () => submit(r.text));
+      else if (r.kind !== 'submit') mux.say('cancelled');
     }
     mux.invalidate();
     return;
@@ -78,10 +79,7 @@ function handleToken(mux: Multiplexer, tok: InputToken): void {
       return;
     case 'action':
       mux.requestFrame();
-      void runAction(mux, route.action).catch((err) => {
-        mux.opts.store.log.error(`action ${route.action} failed`, err);
-        mux.say(`${route.action} failed: ${(err as Error).message}`);
-      });
+      mux.guarded(route.action, () => runAction(mux, route.action));
   }
 }
 

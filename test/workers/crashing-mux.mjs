@@ -1,0 +1,30 @@
+// A real teamux multiplexer in a real terminal that then hits a bug (an exception thrown from a timer):
+// argv[2] is a team folder. Used by test/app/mux-crash.test.ts to check the terminal comes back sane.
+import { Multiplexer } from '../../dist/app/multiplexer.js';
+import { PtyHost } from '../../dist/host/pty.js';
+import { buildKeyTable } from '../../dist/keys/keymap.js';
+import { TeamStore } from '../../dist/store/team.js';
+
+const opened = await TeamStore.open(process.argv[2], 'mux');
+if (!opened.ok) throw new Error(opened.error.message);
+const store = opened.store;
+const keys = buildKeyTable('C-a', {});
+if (!keys.ok) throw new Error(keys.message);
+const mux = new Multiplexer({
+  store, host: new PtyHost(), team: 'test', lead: 'lead', layout: 'main-vertical', mainSize: { percent: 50 },
+  sidebar: { position: 'right', width: 30, hidden: false, sections: ['task_board', 'mailbox', 'requests'] },
+  keys: keys.table, shutdownTimeoutMs: 2_000, demo: false, input: process.stdin, output: process.stdout,
+  members: [{ name: 'lead', role: 'lead', isLead: true, command: 'sleep', args: ['60'], cwd: store.dir, env: {} }],
+});
+const exit = mux.run();
+const started = Date.now();
+const poll = setInterval(async () => {
+  const lead = await store.member('lead');
+  if ((lead.ok && lead.value.pid) || Date.now() - started > 20_000) {
+    clearInterval(poll);
+    setTimeout(() => {
+      throw new Error('a bug in a timer');
+    }, 50);
+  }
+}, 20);
+process.exitCode = await exit;
