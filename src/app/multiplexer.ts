@@ -11,18 +11,19 @@ import type { PaneHost, PaneProcess, PaneSpec } from '../host/types.js';
 import { InputTokenizer } from '../keys/input.js';
 import type { KeyMode, KeyTable } from '../keys/keymap.js';
 import type { TeamStore } from '../store/team.js';
-import { helpRows, statusRow, titleRow } from '../ui/chrome.js';
+import { helpBox, statusRow, titleRow } from '../ui/chrome.js';
 import { innerSize, screenLayout, type LayoutName, type MainSize, type Rect, type ScreenLayout } from '../ui/geometry.js';
 import { paintRow, paintRows } from '../ui/paint.js';
 import { paintPane } from '../ui/pane-view.js';
 import { pendingRequests, renderSidebar, type SidebarSection } from '../ui/sidebar.js';
-import { C, style } from '../ui/text.js';
+import { C, rowText, style, textWidth } from '../ui/text.js';
 import { installBlessedAttrs } from '../ui/blessed-attrs.js';
 import { TerminalGuard } from '../ui/terminal-guard.js';
 import type { PromptState } from './prompt.js';
 import { Pane, SCROLLBACK_LINES } from './pane.js';
 import { TeamView, type TeamSnapshot } from './team-view.js';
 import { handleInput, flushInput } from './mux-input.js';
+import { keyRows } from './actions.js';
 import { watchSpawns } from './spawn-watch.js';
 import type { SpawnRequest } from '../protocol/spawn.js';
 
@@ -118,7 +119,8 @@ export class Multiplexer {
   private readonly done: Promise<number>;
   private readonly cleanups: Array<() => void> = [];
   private guard: TerminalGuard | null = null;
-  private fatal: string | null = null;
+  /** Said on the restored terminal after the screen closes (a crash, a failed start, a detach). */
+  farewell: string | null = null;
 
   constructor(opts: MuxOptions) {
     this.opts = opts;
@@ -134,7 +136,7 @@ export class Multiplexer {
       this.opts.store.log.error('start-up failed', err);
       if (this.finishing) return;
       // A failed start-up still restores the terminal and stops whatever had started.
-      this.fatal = `teamux: could not start: ${(err as Error).message}\n  hint: see ${this.opts.store.paths.log}`;
+      this.farewell = `teamux: could not start: ${(err as Error).message}\n  hint: see ${this.opts.store.paths.log}`;
       await this.finish(1);
     });
     return this.done;
@@ -378,11 +380,10 @@ export class Multiplexer {
   }
 
   private paintHelp(cols: number, rows: number): void {
-    const lines = helpRows(this.opts.keys.prefix, this.opts.keys.bindings);
-    const width = Math.min(cols - 2, 72);
-    const height = Math.min(rows - 2, lines.length + 1);
-    const rect = { left: Math.max(0, Math.floor((cols - width) / 2)), top: Math.max(0, Math.floor((rows - height) / 2)), width, height };
-    paintRows(this.screen, rect, lines, style(C.default, 235));
+    const box = helpBox(this.opts.keys.prefix, keyRows(this.opts.keys.bindings), cols, rows - 1);
+    const width = Math.max(...box.map((r) => textWidth(rowText(r))));
+    const rect = { left: Math.max(0, Math.floor((cols - width) / 2)), top: Math.max(0, Math.floor((rows - 1 - box.length) / 2)), width, height: box.length };
+    paintRows(this.screen, rect, box, style(C.default, 235));
     this.fullRepaint = true;
   }
 
@@ -461,7 +462,7 @@ export class Multiplexer {
     const onException = (err: Error): void => {
       this.opts.store.log.error('uncaught exception', err);
       this.guard?.restore();
-      this.fatal = `teamux: internal error: ${err.message}\n  hint: this is a bug; the details are in ${this.opts.store.paths.log}`;
+      this.farewell = `teamux: internal error: ${err.message}\n  hint: this is a bug; the details are in ${this.opts.store.paths.log}`;
       void this.finish(70);
     };
     process.on('SIGTERM', onSignal);
@@ -500,7 +501,7 @@ export class Multiplexer {
     if (this.escTimer) clearTimeout(this.escTimer);
     await step('closing the screen', () => this.screen?.destroy());
     this.guard?.restore();
-    if (this.fatal) this.opts.output.write(`${this.fatal}\n`);
+    if (this.farewell) this.opts.output.write(`${this.farewell}\n`);
     this.finished(code);
   }
 }

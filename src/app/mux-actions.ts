@@ -3,69 +3,81 @@
  * line and never throws at the user: protocol work goes through the TeamStore (approve, reject,
  * broadcast) or the shutdown handshake, and pane work through the Multiplexer.
  */
-import type { KeyAction } from '../config/keys-actions.js';
 import { pendingRequests } from '../ui/sidebar.js';
 import type { Multiplexer } from './multiplexer.js';
 import type { Pane } from './pane.js';
 import { openPrompt } from './prompt.js';
 import { shutdownHandshake, terminate } from './shutdown.js';
 
-/** Run one action. */
-export async function runAction(mux: Multiplexer, action: KeyAction): Promise<void> {
-  const pane = mux.panes[mux.focused];
-  const focusNumber = /^focus_(\d)$/.exec(action);
-  if (focusNumber) return focus(mux, Number(focusNumber[1]) - 1);
-  switch (action) {
-    case 'focus_next': return focus(mux, (mux.focused + 1) % Math.max(1, mux.panes.length));
-    case 'focus_prev': return focus(mux, (mux.focused - 1 + mux.panes.length) % Math.max(1, mux.panes.length));
-    case 'zoom':
-      mux.zoomed = mux.zoomed === null ? mux.focused : null;
-      mux.relayout();
-      return;
-    case 'scrollback':
-      if (pane) {
-        pane.scrollMode = true;
-        pane.markDirty();
-        mux.say('scrollback: ↑/↓ PgUp/PgDn g/G, q to leave');
-      }
-      return;
-    case 'next_request':
-    case 'prev_request': return selectRequest(mux, action === 'next_request' ? 1 : -1);
-    case 'approve': return approve(mux);
-    case 'reject': return reject(mux);
-    case 'broadcast': return broadcast(mux);
-    case 'shutdown':
-      if (!pane) return;
-      if (pane.isLead) return mux.say('the lead stops with quit; shutdown is for teammates');
-      await shutdownPanes(mux, [pane]);
-      return;
-    case 'shutdown_all':
-      await shutdownPanes(mux, mux.panes.filter((p) => !p.isLead && !p.exited()));
-      return;
-    case 'restart':
-      if (!pane) return;
-      if (!pane.exited()) return mux.say(`${pane.name} is still running; restart is for exited panes`);
-      pane.term.write('\r\n\x1b[0m[teamux: restarting]\r\n');
-      await mux.startPane(pane);
-      mux.say(`restarted ${pane.name}`);
-      return;
-    case 'help':
-      mux.helpOpen = true;
-      mux.invalidate();
-      return;
-    case 'quit': return quit(mux);
-    case 'detach':
-      if (mux.opts.host.kind !== 'tmux') return mux.say('detach needs the tmux backend (backend: tmux in the layout, or --backend tmux)');
-      mux.say('detached; members keep running (teamux attach to come back)');
-      await mux.finish(0, false);
-      return;
-    case 'send_prefix':
-      pane?.write(mux.opts.keys.prefixBytes);
-      return;
-  }
+/** Focus the next pane. */
+export function focusNext(mux: Multiplexer): void {
+  focus(mux, (mux.focused + 1) % Math.max(1, mux.panes.length));
 }
 
-function focus(mux: Multiplexer, index: number): void {
+/** Focus the previous pane. */
+export function focusPrev(mux: Multiplexer): void {
+  focus(mux, (mux.focused - 1 + mux.panes.length) % Math.max(1, mux.panes.length));
+}
+
+/** Zoom the focused pane to the whole pane area, or back. */
+export function zoom(mux: Multiplexer): void {
+  mux.zoomed = mux.zoomed === null ? mux.focused : null;
+  mux.relayout();
+}
+
+/** Enter scrollback mode in the focused pane. */
+export function scrollback(mux: Multiplexer): void {
+  const pane = mux.panes[mux.focused];
+  if (!pane) return;
+  pane.scrollMode = true;
+  pane.markDirty();
+  mux.say('scrollback: ↑/↓ PgUp/PgDn g/G, q to leave');
+}
+
+/** Shutdown handshake with the focused teammate. */
+export async function shutdownFocused(mux: Multiplexer): Promise<void> {
+  const pane = mux.panes[mux.focused];
+  if (!pane) return;
+  if (pane.isLead) return mux.say('the lead stops with quit; shutdown is for teammates');
+  await shutdownPanes(mux, [pane]);
+}
+
+/** Shutdown handshake with every running teammate. */
+export async function shutdownAll(mux: Multiplexer): Promise<void> {
+  await shutdownPanes(mux, mux.panes.filter((p) => !p.isLead && !p.exited()));
+}
+
+/** Start the focused pane's command again after it exited. */
+export async function restart(mux: Multiplexer): Promise<void> {
+  const pane = mux.panes[mux.focused];
+  if (!pane) return;
+  if (!pane.exited()) return mux.say(`${pane.name} is still running; restart is for exited panes`);
+  pane.term.write('\r\n\x1b[0m[teamux: restarting]\r\n');
+  await mux.startPane(pane);
+  mux.say(`restarted ${pane.name}`);
+}
+
+/** Open the help overlay. */
+export function help(mux: Multiplexer): void {
+  mux.helpOpen = true;
+  mux.invalidate();
+}
+
+/** Let go of the terminal; under tmux the members keep running. */
+export async function detach(mux: Multiplexer): Promise<void> {
+  if (mux.opts.host.kind !== 'tmux') return mux.say('detach needs the tmux backend (backend: tmux in the layout, or --backend tmux)');
+  mux.opts.store.log.info('detached; members keep running');
+  mux.farewell = `[detached from ${mux.opts.team}; members keep running: teamux attach ${mux.opts.team} to come back]`;
+  await mux.finish(0, false);
+}
+
+/** Send the prefix key itself to the focused pane. */
+export function sendPrefix(mux: Multiplexer): void {
+  mux.panes[mux.focused]?.write(mux.opts.keys.prefixBytes);
+}
+
+/** Focus pane `index` (0-based); a missing pane is said, not an error. */
+export function focus(mux: Multiplexer, index: number): void {
   if (index < 0 || index >= mux.panes.length) return mux.say(`there is no pane ${index + 1}`);
   if (index === mux.focused) return;
   mux.panes[mux.focused]?.reportFocus(false);
@@ -78,7 +90,8 @@ function focus(mux: Multiplexer, index: number): void {
   mux.invalidate();
 }
 
-function selectRequest(mux: Multiplexer, step: number): void {
+/** Select the next (step 1) or previous (-1) pending request. */
+export function selectRequest(mux: Multiplexer, step: number): void {
   const pending = pendingRequests(mux.snapshot);
   if (pending.length === 0) return mux.say('no pending requests');
   const at = pending.findIndex((r) => r.id === mux.selectedRequest);
@@ -93,14 +106,16 @@ function selectedPlan(mux: Multiplexer) {
   return pending.find((r) => r.id === mux.selectedRequest) ?? pending[0];
 }
 
-async function approve(mux: Multiplexer): Promise<void> {
+/** Approve the selected plan request. */
+export async function approve(mux: Multiplexer): Promise<void> {
   const req = selectedPlan(mux);
   if (!req) return mux.say('no pending plan request to approve');
   const r = await mux.opts.store.answerRequest(req.id, req.to, true, 'approved by the operator');
   mux.say(r.ok ? `approved ${req.from}'s plan` : `could not approve: ${r.message}`);
 }
 
-function reject(mux: Multiplexer): void {
+/** Ask for feedback, then reject the selected plan request. */
+export function reject(mux: Multiplexer): void {
   const req = selectedPlan(mux);
   if (!req) return mux.say('no pending plan request to reject');
   mux.prompt = openPrompt(`reject ${req.from}'s plan — feedback:`);
@@ -111,7 +126,8 @@ function reject(mux: Multiplexer): void {
   mux.invalidate();
 }
 
-function broadcast(mux: Multiplexer): void {
+/** Ask for text, then broadcast it to every inbox. */
+export function broadcast(mux: Multiplexer): void {
   mux.prompt = openPrompt('broadcast:');
   mux.promptSubmit = (text) => {
     if (!text.trim()) return mux.say('empty broadcast; nothing was sent');
@@ -162,7 +178,7 @@ export async function shutdownPanes(mux: Multiplexer, panes: Pane[]): Promise<bo
 }
 
 /** First press: handshake with everyone, then exit. Second press: force. */
-async function quit(mux: Multiplexer): Promise<void> {
+export async function quit(mux: Multiplexer): Promise<void> {
   if (mux.quitting !== 'no') {
     mux.quitting = 'forced';
     mux.say('forcing quit: SIGTERM, then SIGKILL');

@@ -8,7 +8,7 @@ import type { InputToken, MouseEvent } from '../keys/input.js';
 import { routeKey } from '../keys/keymap.js';
 import type { Multiplexer } from './multiplexer.js';
 import { promptKey } from './prompt.js';
-import { runAction } from './mux-actions.js';
+import { runAction } from './actions.js';
 
 /** Feed decoded input text. */
 export function handleInput(mux: Multiplexer, text: string): void {

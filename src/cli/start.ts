@@ -15,6 +15,7 @@ import { PtyHost } from '../host/pty.js';
 import type { PaneHost, PaneProcess } from '../host/types.js';
 import { buildKeyTable, type KeyTable } from '../keys/keymap.js';
 import { initTeam } from '../store/init.js';
+import { defaultBindings } from '../app/actions.js';
 import { Multiplexer, type MemberLaunch } from '../app/multiplexer.js';
 import { TeamStore } from '../store/team.js';
 import type { LayoutName, MainSize } from '../ui/geometry.js';
@@ -139,7 +140,7 @@ export function muxFor(s: MuxSetup): Multiplexer {
 
 /** The layout's key table, or a UsageError naming the file (the prefix must be typable as one key). */
 export function keyTableOf(layout: NormalizedLayout, layoutFile: string): KeyTable {
-  const keys = buildKeyTable(layout.keys.prefix, layout.keys.bindings);
+  const keys = buildKeyTable(layout.keys.prefix, layout.keys.bindings, defaultBindings());
   if (!keys.ok) throw new UsageError(`${layoutFile}: keys.prefix: ${keys.message}`);
   return keys.table;
 }

@@ -2,8 +2,6 @@
  * Pane titles, the status line and the help overlay, as rows of styled text. Pure: the multiplexer
  * passes in what each pane is doing and gets rows back to paint.
  */
-import { ACTION_HELP } from '../keys/keymap.js';
-import type { KeyAction } from '../config/keys-actions.js';
 import { C, fit, style, textWidth, type Row } from './text.js';
 
 /** What a pane title needs. */
@@ -73,19 +71,54 @@ export function statusRow(s: StatusInfo, width: number): Row {
   ];
 }
 
-/** The help overlay's rows: every binding, prefixed. */
-export function helpRows(prefix: string, bindings: ReadonlyMap<string, KeyAction>): Row[] {
-  const byAction = new Map<KeyAction, string[]>();
-  for (const [key, action] of bindings) byAction.set(action, [...(byAction.get(action) ?? []), key]);
-  const rows: Row[] = [
-    [{ text: ' teamux keys ', attr: style(C.black, C.cyan, { bold: true }) }],
-    [{ text: `Press ${prefix}, then a key. Everything else goes to the focused pane.`, attr: style() }],
-    [{ text: '', attr: style() }],
-  ];
-  for (const [action, keys] of byAction) {
-    rows.push([{ text: `  ${keys.join(' ').padEnd(8)} `, attr: style(C.yellow, C.default, { bold: true }) }, { text: ACTION_HELP[action], attr: style() }]);
+/** One entry of the help box: keys after the prefix, and what they do. */
+export interface HelpEntry {
+  keys: string[];
+  help: string;
+}
+
+const BOX = style(C.cyan, 235);
+const BOX_FILL = style(C.default, 235);
+
+/**
+ * The help overlay: a bordered box listing the entries in two columns when the screen is wide enough
+ * (one otherwise), no larger than maxWidth x maxHeight; rows past the height end with "…".
+ */
+export function helpBox(prefix: string, entries: readonly HelpEntry[], maxWidth: number, maxHeight: number): Row[] {
+  const keyText = entries.map((e) => e.keys.join(' '));
+  const keyWidth = Math.max(3, ...keyText.map(textWidth));
+  const helpWidth = Math.max(...entries.map((e) => textWidth(e.help)), 10);
+  const cell = keyWidth + 2 + helpWidth;
+  // Inside the border: one blank column, then the entries with two blanks between the columns.
+  const columns = maxWidth >= 2 * cell + 5 ? 2 : 1;
+  const inner = Math.max(10, Math.min(maxWidth - 2, columns * cell + (columns - 1) * 2 + 1));
+  const perColumn = Math.ceil(entries.length / columns);
+  const line = (segs: Row): Row => {
+    const used = segs.reduce((w, s) => w + textWidth(s.text), 0);
+    return [{ text: '│', attr: BOX }, ...segs, { text: ' '.repeat(Math.max(0, inner - used)), attr: BOX_FILL }, { text: '│', attr: BOX }];
+  };
+  const title = ` teamux keys: ${prefix}, then `;
+  const rows: Row[] = [[{ text: '┌', attr: BOX }, { text: fit(title, inner), attr: style(C.black, C.cyan, { bold: true }) }, { text: '─'.repeat(Math.max(0, inner - textWidth(fit(title, inner)))), attr: BOX }, { text: '┐', attr: BOX }]];
+  const body: Row[] = [];
+  for (let r = 0; r < perColumn; r++) {
+    const segs: Row = [{ text: ' ', attr: BOX_FILL }];
+    for (let c = 0; c < columns; c++) {
+      const i = c * perColumn + r;
+      const e = entries[i];
+      if (!e) break;
+      if (c > 0) segs.push({ text: '  ', attr: BOX_FILL });
+      const room = columns === 1 ? inner - 1 - keyWidth - 2 : helpWidth;
+      segs.push({ text: keyText[i]!.padEnd(keyWidth) + '  ', attr: style(C.yellow, 235, { bold: true }) });
+      segs.push({ text: fit(e.help, room).padEnd(c < columns - 1 ? helpWidth : 0), attr: BOX_FILL });
+    }
+    body.push(line(segs));
   }
-  rows.push([{ text: '', attr: style() }]);
-  rows.push([{ text: '  mouse: click a pane to focus it, wheel scrolls back; any key closes this', attr: style(C.default, C.default, { dim: true }) }]);
-  return rows;
+  const footer = line([{ text: fit(' any key closes; click a pane to focus it; the wheel scrolls back', inner), attr: style(C.default, 235, { dim: true }) }]);
+  const room = Math.max(0, maxHeight - 3);
+  if (body.length > room) {
+    body.length = Math.max(0, room - 1);
+    body.push(line([{ text: ' …', attr: BOX_FILL }]));
+  }
+  rows.push(...body, footer, [{ text: '└' + '─'.repeat(inner) + '┘', attr: BOX }]);
+  return rows.slice(0, Math.max(0, maxHeight));
 }

@@ -188,7 +188,7 @@ describe('teamux start (e2e in tmux)', () => {
     // Help lists every binding.
     await d.keys('C-a', '?');
     const help = await d.waitFor(/teamux keys/, 'the help overlay');
-    for (const line of ['approve the selected plan request', 'broadcast a message to every inbox', 'shutdown handshake with every teammate']) expect(help).toContain(line);
+    for (const line of ['approve the selected plan', 'broadcast to every inbox', 'shut down every teammate']) expect(help).toContain(line);
     await d.keys('x');
     await d.waitFor((s) => !s.includes('teamux keys'), 'the overlay to close');
     await d.keys('C-a', 'q', 'C-a', 'q');

@@ -4,6 +4,7 @@
 import { PassThrough } from 'node:stream';
 import { Multiplexer, type MemberLaunch, type MuxOptions } from '../../src/app/multiplexer.js';
 import { buildKeyTable } from '../../src/keys/keymap.js';
+import { defaultBindings } from '../../src/app/actions.js';
 import type { TeamStore } from '../../src/store/team.js';
 import { PaneTerminal } from '../../src/vt/terminal.js';
 import { FakePaneHost } from './fake-host.js';
@@ -60,7 +61,7 @@ export async function launches(store: TeamStore): Promise<MemberLaunch[]> {
 export async function startMux(store: TeamStore, opts: Partial<MuxOptions> & { cols?: number; rows?: number } = {}): Promise<MuxHarness> {
   const host = (opts.host as FakePaneHost | undefined) ?? new FakePaneHost();
   const tty = new FakeTty(opts.cols, opts.rows);
-  const keys = buildKeyTable('C-a', {});
+  const keys = buildKeyTable('C-a', {}, defaultBindings());
   if (!keys.ok) throw new Error(keys.message);
   const cfg = await store.config();
   const mux = new Multiplexer({

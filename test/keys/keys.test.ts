@@ -2,10 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { InputTokenizer, keyName } from '../../src/keys/input.js';
 import { buildKeyTable, keyBytes, routeKey } from '../../src/keys/keymap.js';
+import { defaultBindings } from '../../src/app/actions.js';
 import { encodeForPane } from '../../src/app/mux-input.js';
 
 function table(prefix = 'C-a', overrides = {}) {
-  const t = buildKeyTable(prefix, overrides);
+  const t = buildKeyTable(prefix, overrides, defaultBindings());
   if (!t.ok) throw new Error(t.message);
   return t.table;
 }
@@ -23,7 +24,7 @@ describe('key table', () => {
   });
 
   it('keytable.prefix-must-be-typable', () => {
-    expect(buildKeyTable('f5', {})).toMatchObject({ ok: false });
+    expect(buildKeyTable('f5', {}, defaultBindings())).toMatchObject({ ok: false });
     expect(keyBytes('C-space')).toBe('\x00');
     expect(keyBytes('M-x')).toBe('\x1bx');
   });

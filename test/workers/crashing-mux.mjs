@@ -3,12 +3,13 @@
 import { Multiplexer } from '../../dist/app/multiplexer.js';
 import { PtyHost } from '../../dist/host/pty.js';
 import { buildKeyTable } from '../../dist/keys/keymap.js';
+import { defaultBindings } from '../../dist/app/actions.js';
 import { TeamStore } from '../../dist/store/team.js';
 
 const opened = await TeamStore.open(process.argv[2], 'mux');
 if (!opened.ok) throw new Error(opened.error.message);
 const store = opened.store;
-const keys = buildKeyTable('C-a', {});
+const keys = buildKeyTable('C-a', {}, defaultBindings());
 if (!keys.ok) throw new Error(keys.message);
 const mux = new Multiplexer({
   store, host: new PtyHost(), team: 'test', lead: 'lead', layout: 'main-vertical', mainSize: { percent: 50 },
