@@ -143,6 +143,8 @@ export class Multiplexer {
   }
 
   private async startUp(): Promise<void> {
+    // The keys act as the operator (`human`), not as the lead.
+    this.opts.store.actAsOperator();
     installBlessedAttrs();
     this.screen = blessed.screen({
       input: new PassThrough() as unknown as NodeJS.WriteStream,

@@ -3,6 +3,7 @@
  * line and never throws at the user: protocol work goes through the TeamStore (approve, reject,
  * broadcast) or the shutdown handshake, and pane work through the Multiplexer.
  */
+import { OPERATOR } from '../protocol/operator.js';
 import { pendingRequests } from '../ui/sidebar.js';
 import type { Multiplexer } from './multiplexer.js';
 import type { Pane } from './pane.js';
@@ -136,14 +137,10 @@ export function broadcast(mux: Multiplexer): void {
   mux.invalidate();
 }
 
-/** The operator's broadcast reaches every inbox, the lead's included; it is never typed into panes. */
+/** The operator's broadcast reaches every member's inbox, the lead's included, from `human`; it is never typed into panes. */
 async function deliverBroadcast(mux: Multiplexer, text: string): Promise<void> {
-  const store = mux.opts.store;
-  const lead = mux.opts.lead;
-  const r = await store.broadcast(lead, text);
-  const self = await store.send({ from: lead, to: lead, type: 'broadcast', text, payload: { origin: 'operator' } });
-  const n = (r.ok ? r.value.length : 0) + (self.ok ? 1 : 0);
-  mux.say(r.ok ? `broadcast delivered to ${n} inboxes` : `broadcast failed: ${r.message}`);
+  const r = await mux.opts.store.broadcast(OPERATOR, text);
+  mux.say(r.ok ? `broadcast delivered to ${r.value.length} inbox${r.value.length === 1 ? '' : 'es'}` : `broadcast failed: ${r.message}`);
 }
 
 /** Shut panes down by handshake, in parallel; each step shows in the pane title and the sidebar. */
@@ -160,7 +157,7 @@ export async function shutdownPanes(mux: Multiplexer, panes: Pane[]): Promise<bo
       mux.invalidate();
       mux.opts.store.log.info(`shutdown ${pane.name}: ${text}`);
     };
-    const outcome = await shutdownHandshake(mux.opts.store, mux.opts.lead, pane, mux.opts.shutdownTimeoutMs, step);
+    const outcome = await shutdownHandshake(mux.opts.store, OPERATOR, pane, mux.opts.shutdownTimeoutMs, step);
     mux.notices.delete(pane.name);
     if (outcome.kind === 'refused') {
       pane.note = `refused: ${outcome.reason}`;

@@ -34,10 +34,10 @@ export async function waitForAnswer(store: TeamStore, id: string, timeoutMs: num
   return (await waitOnFolder(store.paths.requests, timeoutMs, answered, { everyMs: 250 })) ?? null;
 }
 
-/** Run the handshake from `from` (the lead, on the human's behalf) to the target member. */
+/** Run the handshake from `from` (the operator, for the keys) to the target member. */
 export async function shutdownHandshake(store: TeamStore, from: string, target: ShutdownTarget, timeoutMs: number, onStep: (text: string) => void): Promise<ShutdownOutcome> {
   if (target.exited()) return { kind: 'exited', how: 'already' };
-  const opened = await store.openRequest('shutdown', from, target.name, 'the operator asked the team to shut down');
+  const opened = await store.openRequest('shutdown', from, target.name, 'the operator asked you to shut down');
   if (!opened.ok) {
     onStep(`cannot send shutdown_request: ${opened.message}; terminating`);
     return terminate(target, onStep);

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { NAME_PATTERN } from '../protocol/types.js';
+import { OPERATOR } from '../protocol/operator.js';
 import { splitCommand } from './command-words.js';
 import { KEY_ACTIONS, KEY_NAME_EXAMPLES, KEY_NAME_PATTERN } from './keys-actions.js';
 import { describeValue } from './messages.js';
@@ -220,6 +221,15 @@ export const LayoutSchema = z
       const seen = new Map<string, string>();
       for (const m of members) {
         if (typeof m.name !== 'string') continue;
+        if (m.name === OPERATOR) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [...m.path, 'name'],
+            message: `the name "${OPERATOR}" is reserved for the person at the teamux screen`,
+            params: { hint: `pick another name, like "${OPERATOR}-2" or "reviewer"` },
+          });
+          continue;
+        }
         const first = seen.get(m.name);
         const where = m.path.length === 1 ? 'lead' : `teammates[${String(m.path[1])}]`;
         if (first === undefined) seen.set(m.name, where);

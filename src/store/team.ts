@@ -6,6 +6,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { OPERATOR } from '../protocol/operator.js';
 import { requestMessageType, responseMessageType, type ResponseInput } from '../protocol/requests.js';
 import {
   accept, refuse, TeamConfig, type Member, type MemberStatus, type Message, type Outcome, type ProtocolRequest,
@@ -42,6 +43,8 @@ export class TeamStore {
   readonly requests: RequestBook;
   readonly log: Log;
   private namesCache: { key: string; names: Set<string> } | null = null;
+  /** True in the process that owns the screen: it may send and ask as the operator. */
+  private operatorSeat = false;
 
   private constructor(readonly dir: string, who: string) {
     this.paths = new TeamPaths(dir);
@@ -50,6 +53,16 @@ export class TeamStore {
     this.mail = new Mailbox(this.paths);
     this.requests = new RequestBook(this.paths);
     this.log = new Log(this.paths.log, who);
+  }
+
+  /** This process is the teamux screen: from now on it may send and open requests as the operator. */
+  actAsOperator(): void {
+    this.operatorSeat = true;
+  }
+
+  /** Whether `name` may send from this process: a member, or the operator in the screen's process. */
+  private async maySend(name: string): Promise<boolean> {
+    return name === OPERATOR ? this.operatorSeat : (await this.memberNames()).has(name);
   }
 
   /** Open an existing team folder; a missing or unreadable one is a value, not an exception. */
@@ -175,8 +188,9 @@ export class TeamStore {
   /** Send a message; both ends must be members. */
   async send(out: Outgoing): Promise<Outcome<Message>> {
     const names = await this.memberNames();
-    if (!names.has(out.from)) return refuse('unknown_member', `sender ${JSON.stringify(out.from)} is not a member of this team`);
-    if (!names.has(out.to)) return refuse('unknown_member', `recipient ${JSON.stringify(out.to)} is not a member of this team`);
+    if (!(await this.maySend(out.from))) return refuse('unknown_member', operatorRefusal(out.from) ?? `sender ${JSON.stringify(out.from)} is not a member of this team`);
+    // Anyone may write to the operator: its inbox is read on the screen.
+    if (!names.has(out.to) && out.to !== OPERATOR) return refuse('unknown_member', `recipient ${JSON.stringify(out.to)} is not a member of this team`);
     const msg = this.mail.compose(out);
     await this.mail.deliver(msg);
     await this.events.record('message_sent', { id: msg.id, from: msg.from, to: msg.to, messageType: msg.type, excerpt: excerpt(msg.text), request_id: msg.request_id });
@@ -188,7 +202,7 @@ export class TeamStore {
   /** Deliver a broadcast to every member except the sender. */
   async broadcast(from: string, text: string): Promise<Outcome<Message[]>> {
     const cfg = await this.config();
-    if (!cfg.members.some((m) => m.name === from)) return refuse('unknown_member', `sender ${JSON.stringify(from)} is not a member of this team`);
+    if (!(await this.maySend(from))) return refuse('unknown_member', operatorRefusal(from) ?? `sender ${JSON.stringify(from)} is not a member of this team`);
     const sent: Message[] = [];
     for (const m of cfg.members) {
       if (m.name === from) continue;
@@ -200,10 +214,9 @@ export class TeamStore {
 
   /** Open a request from `from` to `to` and deliver its *_request message. */
   async openRequest(type: RequestType, from: string, to: string, body: string): Promise<Outcome<ProtocolRequest>> {
-    for (const who of [from, to]) {
-      const m = await this.member(who);
-      if (!m.ok) return m;
-    }
+    if (!(await this.maySend(from))) return refuse('unknown_member', operatorRefusal(from) ?? `${JSON.stringify(from)} is not a member of this team`);
+    const target = await this.member(to);
+    if (!target.ok) return target;
     const req = await this.requests.create(type, from, to, body);
     await this.events.record('request_opened', { request_id: req.id, requestType: type, from, to });
     const sent = await this.send({ from, to, type: requestMessageType(type), text: body, request_id: req.id });
@@ -268,4 +281,9 @@ export class TeamStore {
 export function excerpt(text: string, max = 80): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : flat.slice(0, max - 1) + '…';
+}
+
+/** Why a process that is not the screen cannot act as the operator (null for other names). */
+function operatorRefusal(name: string): string | null {
+  return name === OPERATOR ? `"${OPERATOR}" is the person at the teamux screen; only the screen acts as ${OPERATOR}` : null;
 }

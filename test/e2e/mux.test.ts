@@ -81,6 +81,8 @@ describe('teamux start (e2e in tmux)', () => {
     const { events } = await store.events.read();
     const sent = events.filter((e) => e.type === 'message_sent' && e.messageType === 'broadcast' && e.excerpt === 'standup in five');
     expect(sent.map((e) => e.to).sort()).toEqual(['alice', 'bob', 'lead']);
+    // The keys speak as the operator, not as the lead.
+    expect(new Set(sent.map((e) => e.from))).toEqual(new Set(['human']));
     // The shutdown handshake with bob ends with his pane closed and his process gone.
     const bob = (await store.roster()).find((m) => m.name === 'bob')!;
     expect(bob.pid).toBeGreaterThan(0);
@@ -89,7 +91,7 @@ describe('teamux start (e2e in tmux)', () => {
     await d.waitFor((s) => !/ 3 bob · /.test(s) && /shut down bob/.test(s), 'bob\'s pane to close');
     await waitFor(() => !pidAlive(bob.pid!), 'bob\'s process to be gone', 5_000);
     const shutdowns = (await store.requests.list()).requests.filter((r) => r.type === 'shutdown' && r.to === 'bob');
-    expect(shutdowns).toMatchObject([{ status: 'approved', response: { by: 'bob' } }]);
+    expect(shutdowns).toMatchObject([{ from: 'human', status: 'approved', response: { by: 'bob' } }]);
     // Quit: a handshake with everyone; nothing is left running.
     const pids = (await store.roster()).map((m) => m.pid).filter((p): p is number => p !== null);
     await d.keys('C-a', 'q');
