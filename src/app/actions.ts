@@ -7,8 +7,8 @@
 import type { KeyAction } from '../config/keys-actions.js';
 import type { Multiplexer } from './multiplexer.js';
 import {
-  approve, broadcast, detach, focus, focusNext, focusPrev, help, quit, reject, restart, scrollback, selectRequest,
-  sendPrefix, shutdownAll, shutdownFocused, zoom,
+  approve, broadcast, detach, focusNext, focusNumber, focusPrev, help, quit, reject, restart, scrollback, selectRequest,
+  sendPrefix, shutdownAll, shutdownFocused, toggleSidebar, zoom,
 } from './mux-actions.js';
 
 /** Default keys: key names pressed after the prefix, or 'prefix' for the prefix key itself. */
@@ -25,7 +25,7 @@ export interface MuxAction {
 }
 
 const focusN = (n: number): MuxAction => ({
-  name: `focus_${n}` as KeyAction, help: `focus pane ${n}`, defaultKeys: [String(n)], group: 'focus pane N (1 is the lead)', run: (mux) => focus(mux, n - 1),
+  name: `focus_${n}` as KeyAction, help: `focus pane ${n}`, defaultKeys: [String(n)], group: 'focus pane N (1 is the lead)', run: (mux) => focusNumber(mux, n),
 });
 
 /** Every action, in the order help lists them. */
@@ -35,6 +35,7 @@ export const ACTIONS: readonly MuxAction[] = [
   ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map(focusN),
   { name: 'zoom', help: 'zoom / unzoom the focused pane', defaultKeys: ['z'], run: zoom },
   { name: 'scrollback', help: 'scrollback (↑ ↓ PgUp PgDn, q)', defaultKeys: ['['], run: scrollback },
+  { name: 'toggle_sidebar', help: 'show / hide the sidebar', defaultKeys: ['t'], run: toggleSidebar },
   { name: 'next_request', help: 'select the next request', defaultKeys: ['j'], run: (mux) => selectRequest(mux, 1) },
   { name: 'prev_request', help: 'select the previous request', defaultKeys: ['k'], run: (mux) => selectRequest(mux, -1) },
   { name: 'approve', help: 'approve the selected plan', defaultKeys: ['a'], run: approve },

@@ -8,11 +8,12 @@ import blessed from 'blessed';
 import { PassThrough } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { PaneHost, PaneProcess, PaneSpec } from '../host/types.js';
+import type { ProtocolRequest } from '../protocol/types.js';
 import { InputTokenizer } from '../keys/input.js';
 import type { KeyMode, KeyTable } from '../keys/keymap.js';
 import type { TeamStore } from '../store/team.js';
 import { helpBox, statusRow, titleRow } from '../ui/chrome.js';
-import { innerSize, screenLayout, type LayoutName, type MainSize, type Rect, type ScreenLayout } from '../ui/geometry.js';
+import { innerSize, screenLayout, sidebarWidth, type SidebarSize, type LayoutName, type MainSize, type Rect, type ScreenLayout } from '../ui/geometry.js';
 import { paintRow, paintRows } from '../ui/paint.js';
 import { paintPane } from '../ui/pane-view.js';
 import { pendingRequests, renderSidebar, type SidebarSection } from '../ui/sidebar.js';
@@ -26,6 +27,8 @@ import { handleInput, flushInput } from './mux-input.js';
 import { keyRows } from './actions.js';
 import { watchSpawns } from './spawn-watch.js';
 import type { SpawnRequest } from '../protocol/spawn.js';
+import { memberActivity, type Activity } from '../protocol/activity.js';
+import { Attention, DEFAULT_ATTENTION, type AttentionOptions } from './attention.js';
 
 /** A member as the multiplexer launches it. */
 export interface MemberLaunch {
@@ -46,7 +49,9 @@ export interface MuxOptions {
   lead: string;
   layout: LayoutName;
   mainSize: MainSize;
-  sidebar: { position: 'left' | 'right'; width: number; hidden: boolean; sections: SidebarSection[] };
+  sidebar: SidebarSize & { position: 'left' | 'right'; sections: SidebarSection[] };
+  /** Bell, terminal title and notify command when a request starts waiting (default: bell and title). */
+  attention?: AttentionOptions;
   keys: KeyTable;
   shutdownTimeoutMs: number;
   members: MemberLaunch[];
@@ -57,6 +62,8 @@ export interface MuxOptions {
   onShutdown?: () => Promise<void>;
   /** Lines of scrollback per pane. */
   scrollback?: number;
+  /** How long a status-line message stays, in ms (default 6000). */
+  messageMs?: number;
   /** Processes already running (tmux attach): members found here are adopted, not started. */
   adopt?: PaneProcess[];
   /** How to launch a teammate asked for by a spawn request (absent: spawn requests are not watched). */
@@ -95,12 +102,17 @@ export class Multiplexer {
   private chromeDirty = true;
   // panes and focus
   panes: Pane[] = [];
+  /** Each pane's number (C-a N, the title): given once, kept when other panes close. */
+  readonly numbers = new WeakMap<Pane, number>();
+  private nextNumber = 1;
   focused = 0;
   zoomed: number | null = null;
   // team state
   readonly view: TeamView;
   snapshot: TeamSnapshot;
   selectedRequest: string | null = null;
+  /** The sidebar toggle (C-a t): null until the person uses it, then shown or hidden whatever the width. */
+  sidebarShown: boolean | null = null;
   notices = new Map<string, string>();
   // input
   mode: KeyMode = 'attach';
@@ -119,6 +131,7 @@ export class Multiplexer {
   private readonly done: Promise<number>;
   private readonly cleanups: Array<() => void> = [];
   private guard: TerminalGuard | null = null;
+  private attention: Attention | null = null;
   /** Said on the restored terminal after the screen closes (a crash, a failed start, a detach). */
   farewell: string | null = null;
 
@@ -162,15 +175,20 @@ export class Multiplexer {
     // and the separators then read the same in every terminal and in tmux's capture-pane.
     (this.screen as unknown as { program: { tput: { brokenACS: boolean } } }).program.tput.brokenACS = true;
     this.setupTerminal();
+    this.attention = new Attention(this.opts.attention ?? DEFAULT_ATTENTION, this.opts.team, (d) => this.opts.output.write(d), this.opts.store.log);
+    this.cleanups.push(() => this.attention?.dispose());
     this.relayout();
     // The team folder watch starts while the panes start.
     const watching = this.view.start().then(() => {
       this.snapshot = this.view.snapshot();
+      this.keepSelection();
+      this.attention?.update(this.awaiting());
       this.invalidate();
     });
     const sub = this.view.onChange((s) => {
       this.snapshot = s;
       this.keepSelection();
+      this.attention?.update(this.awaiting());
       // The team folder changed: the sidebar and the titles (states) are redrawn, not pane contents.
       this.chromeDirty = true;
       this.requestFrame();
@@ -226,6 +244,7 @@ export class Multiplexer {
     const spec: PaneSpec = { id: m.name, command: m.command, args: m.args, cwd: m.cwd, env: m.env, cols: 80, rows: 24 };
     const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, () => this.requestFrame(), (p) => this.guarded(`${p.name}'s exit`, () => this.paneExited(p)));
     this.panes.push(pane);
+    this.numbers.set(pane, this.nextNumber++);
     return pane;
   }
 
@@ -278,7 +297,8 @@ export class Multiplexer {
     if (!this.screen) return;
     const cols = this.screen.width as number;
     const rows = this.screen.height as number;
-    this.geometry = screenLayout(cols, rows, this.opts.layout, this.opts.mainSize, this.panes.length, this.opts.sidebar, this.zoomed);
+    const side = sidebarWidth(this.opts.sidebar, cols, this.sidebarShown);
+    this.geometry = screenLayout(cols, rows, this.opts.layout, this.opts.mainSize, this.panes.length, { position: this.opts.sidebar.position, width: side, hidden: side === 0 }, this.zoomed);
     this.panes.forEach((p, i) => {
       const r = this.geometry.panes[i];
       if (r && r.width > 0 && r.height > 1) {
@@ -377,7 +397,8 @@ export class Multiplexer {
   }
 
   private paintSidebar(r: Rect): void {
-    const rows = renderSidebar(this.snapshot, { width: r.width, height: r.height, sections: this.opts.sidebar.sections, selectedRequest: this.selectedRequest, notices: [...this.notices.entries()].map(([n, t]) => `${n}: ${t}`) });
+    const activities = new Map(this.panes.map((p) => [p.name, this.paneActivity(p)] as const));
+    const rows = renderSidebar(this.snapshot, { width: r.width, height: r.height, sections: this.opts.sidebar.sections, selectedRequest: this.selectedRequest, notices: [...this.notices.entries()].map(([n, t]) => `${n}: ${t}`), activities });
     paintRows(this.screen, r, rows, style());
   }
 
@@ -390,23 +411,37 @@ export class Multiplexer {
   }
 
   private titleInfo(p: Pane, i: number): Parameters<typeof titleRow>[0] {
-    return { index: i + 1, name: p.name, role: p.role, state: this.paneState(p), focused: i === this.focused, zoomed: this.zoomed === i, scrolled: p.scrollMode || p.term.isScrolledBack, note: p.note };
+    return { index: this.numbers.get(p) ?? i + 1, name: p.name, role: p.role, activity: this.paneActivity(p), focused: i === this.focused, zoomed: this.zoomed === i, scrolled: p.scrollMode || p.term.isScrolledBack, note: p.note };
   }
 
-  /** working, idle, waiting for approval, stopping, exited N, from the process and the team folder. */
-  paneState(p: Pane): string {
-    if (p.life === 'exited') return p.exitText();
-    if (p.life === 'starting') return 'starting';
-    if (this.notices.has(p.name)) return 'stopping';
-    if (pendingRequests(this.snapshot).some((r) => r.type === 'plan_approval' && r.from === p.name)) return 'waiting for approval';
+  /** What a pane's member is doing, from its process and the team folder (the same words as the roster). */
+  paneActivity(p: Pane): Activity {
     const m = this.snapshot.roster.find((x) => x.name === p.name);
-    return m && m.status !== 'exited' ? m.status : 'working';
+    return memberActivity({
+      name: p.name, runtime: m?.runtime ?? 'command', status: m?.reportedStatus ?? 'working', exitCode: m?.exitCode ?? null,
+      pending: pendingRequests(this.snapshot), stopping: this.notices.has(p.name),
+      process: { life: p.life, exitCode: p.exit?.exitCode ?? null, signal: p.exit?.signal ?? null },
+    });
+  }
+
+  /** The pending requests that wait for the person at the keys: plan approvals. */
+  awaiting(): ProtocolRequest[] {
+    return pendingRequests(this.snapshot).filter((r) => r.type === 'plan_approval');
+  }
+
+  /** The status-line badge, "⚑ 1 plan awaiting C-a a", or null. */
+  private badge(): string | null {
+    const n = this.awaiting().length;
+    if (n === 0) return null;
+    const key = [...this.opts.keys.bindings].find(([, a]) => a === 'approve')?.[0];
+    return `⚑ ${n} plan${n === 1 ? '' : 's'} awaiting${key ? ` ${this.opts.keys.prefix} ${key}` : ''}`;
   }
 
   private statusInfo(): Parameters<typeof statusRow>[0] {
     return {
       team: this.opts.team, prefix: this.opts.keys.prefix, prefixPending: this.mode === 'prefix', focused: this.panes[this.focused]?.name ?? '-',
       demo: this.opts.demo, message: this.message, prompt: this.prompt ? { label: this.prompt.label, text: this.prompt.text } : null, backend: this.opts.host.kind,
+      badge: this.badge(),
     };
   }
 
@@ -417,7 +452,7 @@ export class Multiplexer {
     this.messageTimer = setTimeout(() => {
       this.message = null;
       this.requestFrame();
-    }, 6_000);
+    }, this.opts.messageMs ?? 6_000);
     this.opts.store.log.info(text);
     this.requestFrame();
   }

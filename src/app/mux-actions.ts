@@ -72,14 +72,29 @@ export async function detach(mux: Multiplexer): Promise<void> {
   await mux.finish(0, false);
 }
 
+/** Show or hide the sidebar, whatever the layout and the terminal width say. */
+export function toggleSidebar(mux: Multiplexer): void {
+  mux.sidebarShown = mux.geometry.sidebar === null;
+  mux.relayout();
+  if (mux.sidebarShown && mux.geometry.sidebar === null) mux.say('the terminal is too narrow for the sidebar');
+  else mux.say(mux.sidebarShown ? 'sidebar shown' : `sidebar hidden (${mux.opts.keys.prefix} t shows it)`);
+}
+
 /** Send the prefix key itself to the focused pane. */
 export function sendPrefix(mux: Multiplexer): void {
   mux.panes[mux.focused]?.write(mux.opts.keys.prefixBytes);
 }
 
-/** Focus pane `index` (0-based); a missing pane is said, not an error. */
+/** Focus the pane numbered `n` (numbers stay with their panes when others close). */
+export function focusNumber(mux: Multiplexer, n: number): void {
+  const index = mux.panes.findIndex((p) => mux.numbers.get(p) === n);
+  if (index < 0) return mux.say(`there is no pane ${n}`);
+  focus(mux, index);
+}
+
+/** Focus the pane at `index` in the layout order. */
 export function focus(mux: Multiplexer, index: number): void {
-  if (index < 0 || index >= mux.panes.length) return mux.say(`there is no pane ${index + 1}`);
+  if (index < 0 || index >= mux.panes.length) return;
   if (index === mux.focused) return;
   mux.panes[mux.focused]?.reportFocus(false);
   mux.focused = index;

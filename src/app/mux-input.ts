@@ -68,6 +68,11 @@ function handleToken(mux: Multiplexer, tok: InputToken): void {
       return;
     case 'passthrough':
       if (!pane) return;
+      if (pane.exited()) {
+        const restart = [...mux.opts.keys.bindings].find(([, a]) => a === 'restart')?.[0];
+        mux.say(`${pane.name}: ${pane.exitText()}; keys go nowhere${restart ? ` (${mux.opts.keys.prefix} ${restart} restarts it)` : ''}`);
+        return;
+      }
       if (pane.term.isScrolledBack) {
         pane.term.scrollToBottom();
         pane.markDirty();

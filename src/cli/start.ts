@@ -129,7 +129,7 @@ export function muxFor(s: MuxSetup): Multiplexer {
   if (s.adopt) members = members.filter((m) => s.adopt!.some((p) => p.id === m.name));
   return new Multiplexer({
     store, host: s.host, team: layout.name, lead: layout.lead.name,
-    layout: layout.layout.name as LayoutName, mainSize: mainSizeOf(layout), sidebar: layout.sidebar,
+    layout: layout.layout.name as LayoutName, mainSize: mainSizeOf(layout), sidebar: layout.sidebar, attention: layout.attention,
     keys: s.keys, shutdownTimeoutMs: layout.shutdownTimeout * 1000, scrollback: layout.scrollback,
     members, adopt: s.adopt, demo: s.demo,
     input: process.stdin, output: process.stdout,

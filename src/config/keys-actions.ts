@@ -28,6 +28,7 @@ export const KEY_ACTIONS = [
   'shutdown',
   'shutdown_all',
   'restart',
+  'toggle_sidebar',
   'help',
   'quit',
   'detach',

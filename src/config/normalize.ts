@@ -61,7 +61,10 @@ export interface NormalizedLayout {
   env: Record<string, string>;
   backend: Backend;
   layout: { name: LayoutName; mainSize: MainSize };
-  sidebar: { position: 'left' | 'right'; width: number; sections: SidebarSection[]; hidden: boolean };
+  /** Width in cells or percent of the terminal, clamped to minWidth..maxWidth; hidden below hideBelow columns. */
+  sidebar: { position: 'left' | 'right'; width: { cells: number } | { percent: number }; minWidth: number; maxWidth: number; hideBelow: number; sections: SidebarSection[]; hidden: boolean };
+  /** Bell, terminal title and notify command when a request starts waiting. */
+  attention: { bell: boolean; title: boolean; notify: string[] | null };
   keys: { prefix: string; bindings: Partial<Record<KeyAction, string>> };
   /** Seconds. */
   shutdownTimeout: number;
@@ -146,7 +149,16 @@ export function normalizeLayout(layout: Layout, ctx: NormalizeContext): Normaliz
     env: { ...layout.env },
     backend: layout.backend,
     layout: paneLayout,
-    sidebar: { ...layout.sidebar, sections: [...layout.sidebar.sections] },
+    sidebar: {
+      position: layout.sidebar.position,
+      width: typeof layout.sidebar.width === 'number' ? { cells: layout.sidebar.width } : { percent: Number(layout.sidebar.width.slice(0, -1)) },
+      minWidth: layout.sidebar.min_width,
+      maxWidth: layout.sidebar.max_width,
+      hideBelow: layout.sidebar.hide_below,
+      sections: [...layout.sidebar.sections],
+      hidden: layout.sidebar.hidden,
+    },
+    attention: { bell: layout.attention.bell, title: layout.attention.title, notify: layout.attention.notify ? [...layout.attention.notify] : null },
     keys: { prefix: layout.keys.prefix, bindings: { ...layout.keys.bindings } },
     shutdownTimeout: layout.shutdown_timeout,
     scrollback: layout.scrollback,

@@ -68,7 +68,15 @@ const PaneLayout = z
 
 const Sidebar = z.strictObject({
   position: z.enum(['left', 'right']).default('right'),
-  width: z.number().int().min(20).max(200).default(32).meta({ description: 'Width in columns.' }),
+  width: z
+    .union([z.number().int().min(10).max(200), z.string().regex(/^(?:[1-9]|[1-9][0-9])%$/)], {
+      error: (iss) => `expected a width in columns (10..200) or a percentage like "30%", got ${describeValue(iss.input)}`,
+    })
+    .default('30%')
+    .meta({ description: 'Width: columns, or a percentage of the terminal ("30%"), kept within min_width..max_width.' }),
+  min_width: z.number().int().min(10).max(200).default(24).meta({ description: 'Narrowest the sidebar gets, in columns.' }),
+  max_width: z.number().int().min(10).max(400).default(48).meta({ description: 'Widest the sidebar gets, in columns.' }),
+  hide_below: z.number().int().min(0).max(1000).default(90).meta({ description: 'On a terminal narrower than this many columns the sidebar hides itself (C-a t shows it).' }),
   sections: z
     .array(z.enum(SIDEBAR_SECTIONS))
     .default([...SIDEBAR_SECTIONS])
@@ -78,6 +86,21 @@ const Sidebar = z.strictObject({
       });
     }),
   hidden: z.boolean().default(false),
+}).superRefine((sidebar, ctx) => {
+  if (sidebar.min_width > sidebar.max_width) {
+    ctx.addIssue({ code: 'custom', path: ['min_width'], message: `min_width ${sidebar.min_width} is larger than max_width ${sidebar.max_width}`, params: { hint: 'make min_width at most max_width' } });
+  }
+});
+
+/** How pending requests get the person's attention. */
+const Attention = z.strictObject({
+  bell: z.boolean().default(true).meta({ description: 'Ring the terminal bell when a request starts waiting.' }),
+  title: z.boolean().default(true).meta({ description: 'Show "⚑ N awaiting" in the terminal title while requests wait.' }),
+  notify: z
+    .array(z.string().min(1))
+    .min(1)
+    .optional()
+    .meta({ description: 'A command run (no shell) with the request summary as its last argument, e.g. [notify-send, teamux].' }),
 });
 
 const Bindings = z
@@ -193,6 +216,7 @@ export const LayoutSchema = z
     backend: z.enum(BACKENDS).default('pty'),
     layout: PaneLayout.default('main-vertical'),
     sidebar: Sidebar.prefault({}),
+    attention: Attention.prefault({}),
     keys: Keys.prefault({}),
     shutdown_timeout: z.number().positive().max(3600).default(10).meta({ description: 'Seconds to wait for a clean shutdown.' }),
     scrollback: z.number().int().min(0).max(100_000).default(5000).meta({ description: 'Lines of scrollback each pane keeps (memory grows with width x lines).' }),

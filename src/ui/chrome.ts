@@ -2,6 +2,7 @@
  * Pane titles, the status line and the help overlay, as rows of styled text. Pure: the multiplexer
  * passes in what each pane is doing and gets rows back to paint.
  */
+import type { Activity, ActivityKind } from '../protocol/activity.js';
 import { C, fit, style, textWidth, type Row } from './text.js';
 
 /** What a pane title needs. */
@@ -9,32 +10,40 @@ export interface TitleInfo {
   index: number;
   name: string;
   role: string;
-  /** working, idle, waiting for approval, stopping, exited 0, killed by SIGTERM … */
-  state: string;
+  /** working, running, idle, waiting for approval, stopping, exited 0, killed by SIGTERM … */
+  activity: Activity;
   focused: boolean;
   zoomed: boolean;
   scrolled: boolean;
   note: string | null;
 }
 
-const STATE_COLOR: Array<[RegExp, number]> = [
-  [/^working/, C.green], [/^idle/, C.cyan], [/^waiting/, C.magenta], [/^stopping/, C.yellow], [/^(exited|killed)/, C.red], [/^starting/, C.yellow],
-];
+/** The colour of each activity, shared by titles and the sidebar roster: exit 0 is dim, a failure red. */
+export function activityStyle(kind: ActivityKind, bg: number = C.default): number {
+  switch (kind) {
+    case 'working': return style(C.green, bg, { bold: true });
+    case 'running': return style(C.green, bg);
+    case 'idle': return style(C.cyan, bg);
+    case 'waiting': return style(C.yellow, bg, { bold: true });
+    case 'stopping': case 'starting': return style(C.yellow, bg);
+    case 'exited': return style(C.default, bg, { dim: true });
+    case 'failed': return style(C.red, bg, { bold: true });
+  }
+}
 
 /** The one-row title of a pane. */
 export function titleRow(t: TitleInfo, width: number): Row {
   const bg = t.focused ? C.blue : 236;
   const base = style(C.brightWhite, bg, { bold: t.focused });
-  const stateColor = STATE_COLOR.find(([re]) => re.test(t.state))?.[1] ?? C.default;
   const head = ` ${t.index} ${t.name} `;
-  const state = ` ${t.state}${t.zoomed ? ' [zoom]' : ''}${t.scrolled ? ' [scroll]' : ''} `;
+  const state = ` ${t.activity.label}${t.zoomed ? ' [zoom]' : ''}${t.scrolled ? ' [scroll]' : ''} `;
   const note = t.note ? ` ${t.note}` : '';
   const roleRoom = width - textWidth(head) - textWidth(state) - textWidth(note);
   const role = roleRoom > 4 ? fit(`· ${t.role}`, roleRoom) : '';
   const row: Row = [
     { text: head, attr: base },
     { text: role, attr: style(250, bg) },
-    { text: state, attr: style(stateColor, bg, { bold: true }) },
+    { text: state, attr: activityStyle(t.activity.kind, bg) },
     { text: fit(note, Math.max(0, width - textWidth(head) - textWidth(role) - textWidth(state))), attr: style(C.yellow, bg) },
   ];
   return row;
@@ -50,6 +59,8 @@ export interface StatusInfo {
   message: string | null;
   prompt: { label: string; text: string } | null;
   backend: string;
+  /** Requests waiting for the person, e.g. "⚑ 1 plan awaiting C-a a"; null when none wait. */
+  badge: string | null;
 }
 
 /** The bottom status line. */
@@ -62,10 +73,12 @@ export function statusRow(s: StatusInfo, width: number): Row {
   const demo = s.demo ? ' DEMO MODEL (no API key) ' : '';
   const right = `${s.prefix} ? help  ${s.backend}`;
   const msg = s.message ? ` ${s.message}` : '';
-  const room = width - textWidth(left) - textWidth(demo) - textWidth(right) - 1;
+  const badge = s.badge ? ` ${s.badge} ` : '';
+  const room = width - textWidth(left) - textWidth(demo) - textWidth(badge) - textWidth(right) - 1;
   return [
     { text: left, attr: style(C.black, C.green, { bold: true }) },
     { text: demo, attr: style(C.brightWhite, C.red, { bold: true }) },
+    { text: badge, attr: style(C.black, C.yellow, { bold: true }) },
     { text: fit(msg, Math.max(0, room)).padEnd(Math.max(0, room)), attr: bar },
     { text: ' ' + right, attr: bar },
   ];

@@ -84,6 +84,33 @@ export interface SidebarSpec {
   hidden: boolean;
 }
 
+/** The sidebar's size as the layout gives it. */
+export interface SidebarSize {
+  /** Columns as given, or a percentage of the terminal kept within minWidth..maxWidth. */
+  width: { cells: number } | { percent: number };
+  minWidth: number;
+  maxWidth: number;
+  /** Below this many terminal columns the sidebar hides itself unless shown by hand. */
+  hideBelow: number;
+  hidden: boolean;
+}
+
+/** The narrowest sidebar worth drawing. */
+export const MIN_SIDEBAR = 16;
+
+/**
+ * The sidebar's width in columns on a terminal `cols` wide, 0 when it is not shown. `shown` is the
+ * person's toggle (null: not touched), which overrides both `hidden` and the narrow-terminal rule.
+ */
+export function sidebarWidth(size: SidebarSize, cols: number, shown: boolean | null): number {
+  const visible = shown ?? (!size.hidden && cols >= size.hideBelow);
+  if (!visible) return 0;
+  const want = 'cells' in size.width ? size.width.cells : Math.min(size.maxWidth, Math.max(size.minWidth, Math.round((cols * size.width.percent) / 100)));
+  // The panes keep at least one usable column range beside it.
+  const width = Math.min(want, cols - MIN_PANE.width - 1);
+  return width >= MIN_SIDEBAR ? width : 0;
+}
+
 /** The whole screen: pane area, sidebar and status line; `tooSmall` says why nothing fits. */
 export interface ScreenLayout {
   panes: Rect[];
@@ -97,7 +124,7 @@ export function screenLayout(cols: number, rows: number, layout: LayoutName, mai
   const status: Rect = { left: 0, top: Math.max(0, rows - 1), width: cols, height: 1 };
   const bodyHeight = rows - 1;
   const sideWidth = sidebar.hidden ? 0 : Math.min(sidebar.width, Math.max(0, cols - MIN_PANE.width - 1));
-  const showSidebar = !sidebar.hidden && sideWidth >= 16;
+  const showSidebar = !sidebar.hidden && sideWidth >= MIN_SIDEBAR;
   const paneArea: Rect = {
     left: showSidebar && sidebar.position === 'left' ? sideWidth + 1 : 0,
     top: 0,

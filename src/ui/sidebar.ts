@@ -1,10 +1,13 @@
 /**
- * The sidebar: task board, mailbox traffic and pending requests, rendered as rows of styled text from
- * a TeamSnapshot. Pure: (snapshot, size, selection) → rows. Each section gets a share of the height;
- * a board of 1000 tasks shows counts per status and as many rows as fit, in-progress first.
+ * The sidebar: the roster (one line per member, a coloured dot for its activity), task board, mailbox
+ * traffic and requests, rendered as rows of styled text from a TeamSnapshot. Pure: (snapshot, size,
+ * selection) → rows. Each section gets a share of the height; pending requests come first, in the
+ * warning colour; a board of 1000 tasks shows counts per status and as many rows as fit.
  */
 import type { ProtocolRequest, TeamEvent } from '../protocol/types.js';
 import type { TaskRow, TeamSnapshot } from '../app/team-view.js';
+import { memberActivity, type Activity } from '../protocol/activity.js';
+import { activityStyle } from './chrome.js';
 import { C, fit, style, textWidth, type Row } from './text.js';
 
 export type SidebarSection = 'task_board' | 'mailbox' | 'requests';
@@ -17,6 +20,8 @@ export interface SidebarOptions {
   selectedRequest: string | null;
   /** Extra lines about handshakes in progress ("alice: waiting for shutdown_response (7s)"). */
   notices: string[];
+  /** Each member's activity as the pane titles show it; members not in it are judged from the snapshot. */
+  activities?: ReadonlyMap<string, Activity>;
 }
 
 const HEAD = style(C.black, C.cyan, { bold: true });
@@ -83,14 +88,14 @@ function trafficRows(traffic: TeamEvent[], width: number, budget: number): Row[]
 
 function requestRows(s: TeamSnapshot, width: number, budget: number, selected: string | null, notices: string[]): Row[] {
   const pending = pendingRequests(s);
-  const rows: Row[] = [header(`REQUESTS ${pending.length} pending`, width)];
+  const rows: Row[] = [pending.length > 0 ? [{ text: fit(` ⚑ REQUESTS ${pending.length} pending`, width).padEnd(width), attr: style(C.black, C.yellow, { bold: true }) }] : header('REQUESTS 0 pending', width)];
   for (const n of notices.slice(0, Math.max(0, budget - 1))) rows.push([{ text: fit(n, width), attr: style(C.yellow) }]);
   for (const r of pending) {
     if (rows.length >= budget) break;
     const mark = r.id === selected ? '▶' : ' ';
     const kind = r.type === 'plan_approval' ? 'plan' : 'shutdown';
     const text = fit(`${mark}${kind} ${r.from}→${r.to}: ${r.body.replace(/\s+/g, ' ')}`, width);
-    rows.push([{ text: text + ' '.repeat(Math.max(0, width - textWidth(text))), attr: r.id === selected ? style(C.default, C.default, { inverse: true }) : style(C.magenta) }]);
+    rows.push([{ text: text + ' '.repeat(Math.max(0, width - textWidth(text))), attr: r.id === selected ? style(C.yellow, C.default, { inverse: true, bold: true }) : style(C.yellow, C.default, { bold: true }) }]);
   }
   const resolved = s.requests.filter((r) => r.status !== 'pending').slice(-3).reverse();
   for (const r of resolved) {
@@ -102,24 +107,41 @@ function requestRows(s: TeamSnapshot, width: number, budget: number, selected: s
   return rows;
 }
 
+/** One line per member: a dot in the activity's colour, the name, what it is doing. */
+function rosterRows(s: TeamSnapshot, o: SidebarOptions): Row[] {
+  const pending = pendingRequests(s);
+  const nameWidth = Math.min(12, Math.max(4, ...s.roster.map((m) => textWidth(m.name))));
+  return s.roster.map((m) => {
+    const a = o.activities?.get(m.name) ?? memberActivity({ name: m.name, runtime: m.runtime, status: m.reportedStatus, exitCode: m.exitCode, pending });
+    const name = fit(m.name, nameWidth).padEnd(nameWidth);
+    return [{ text: '● ', attr: activityStyle(a.kind) }, { text: name, attr: PLAIN }, { text: fit(` ${a.label}`, Math.max(0, o.width - 2 - nameWidth)), attr: activityStyle(a.kind) }];
+  });
+}
+
 /** Render the sidebar. */
 export function renderSidebar(s: TeamSnapshot, o: SidebarOptions): Row[] {
   const rows: Row[] = [];
-  const members = s.roster.map((m) => `${m.name}:${m.reportedStatus}`).join(' ');
   rows.push([{ text: fit(`teamux · ${s.team}`, o.width), attr: style(C.cyan, C.default, { bold: true }) }]);
-  rows.push([{ text: fit(members, o.width), attr: DIM }]);
+  // The roster gets up to a third of the height; a longer team ends with "… N more".
+  const roster = rosterRows(s, o);
+  const rosterRoom = Math.max(1, Math.floor(o.height / 3));
+  if (roster.length > rosterRoom) roster.splice(rosterRoom - 1, roster.length, [{ text: fit(`  … ${roster.length - rosterRoom + 1} more`, o.width), attr: DIM }]);
+  rows.push(...roster);
   const left = o.height - rows.length;
-  const n = o.sections.length;
+  const pendingCount = pendingRequests(s).length;
+  // Pending requests wait for the person: their section comes first.
+  const sections = pendingCount > 0 && o.sections.includes('requests') ? ['requests' as const, ...o.sections.filter((x) => x !== 'requests')] : o.sections;
+  const n = sections.length;
   if (n === 0 || left <= 0) return rows.slice(0, o.height);
   // Requests get what they need (up to a third); mail a third; tasks the rest.
   const budgets = new Map<SidebarSection, number>();
-  const resolvedShown = Math.min(3, s.requests.length - pendingRequests(s).length);
-  const reqNeed = Math.min(Math.max(2, Math.floor(left / 3)), 1 + o.notices.length + pendingRequests(s).length + resolvedShown);
-  if (o.sections.includes('requests')) budgets.set('requests', reqNeed);
-  if (o.sections.includes('mailbox')) budgets.set('mailbox', Math.max(2, Math.min(Math.floor(left / 3), 1 + s.traffic.length)));
+  const resolvedShown = Math.min(3, s.requests.length - pendingCount);
+  const reqNeed = Math.min(Math.max(2, Math.floor(left / 3)), 1 + o.notices.length + pendingCount + resolvedShown);
+  if (sections.includes('requests')) budgets.set('requests', reqNeed);
+  if (sections.includes('mailbox')) budgets.set('mailbox', Math.max(2, Math.min(Math.floor(left / 3), 1 + s.traffic.length)));
   const used = [...budgets.values()].reduce((a, b) => a + b, 0);
-  if (o.sections.includes('task_board')) budgets.set('task_board', Math.max(2, left - used));
-  for (const sec of o.sections) {
+  if (sections.includes('task_board')) budgets.set('task_board', Math.max(2, left - used));
+  for (const sec of sections) {
     const budget = Math.min(budgets.get(sec) ?? 0, o.height - rows.length);
     if (budget <= 0) continue;
     if (sec === 'task_board') rows.push(...taskRows(s, o.width, budget).slice(0, budget));

@@ -44,7 +44,8 @@ describe('sidebar', () => {
   it('sidebar.sections-and-selection', () => {
     const rows = renderSidebar(snapshot([task(1, { status: 'in_progress', owner: 'bob', ready: false }), task(2, { blockedBy: ['1'], ready: false }), task(3)]), { width: 40, height: 20, sections: ['task_board', 'mailbox', 'requests'], selectedRequest: plan.id, notices: [] });
     const text = rows.map(rowText);
-    expect(text[2]).toMatch(/^ TASKS 3  ●1 ○1 ◌1 ✓0/);
+    expect(text.find((l) => l.startsWith(' TASKS'))).toMatch(/^ TASKS 3  ●1 ○1 ◌1 ✓0/);
+    expect(text[1], 'the pending request comes first').toMatch(/⚑ REQUESTS 1 pending/);
     expect(text).toContain('●  1 task number 1 @bob');
     expect(text).toContain('○  3 task number 3');
     expect(text).toContain('◌  2 task number 2 ⟵1');
@@ -62,7 +63,7 @@ describe('sidebar', () => {
     const perRender = (performance.now() - started) / 21;
     expect(rows).toHaveLength(50);
     const text = rows.map(rowText);
-    expect(text[2]).toMatch(/TASKS 1000 {2}●0 ○666 ◌0 ✓334/);
+    expect(text.find((l) => l.startsWith(' TASKS'))).toMatch(/TASKS 1000 {2}●0 ○666 ◌0 ✓334/);
     expect(text.some((l) => /… \d+ more/.test(l))).toBe(true);
     // Not a benchmark: a generous bound that only a quadratic blow-up would break.
     expect(perRender).toBeLessThan(50);

@@ -28,7 +28,8 @@ describe('defaults', () => {
       env: {},
       backend: 'pty',
       layout: { name: 'main-vertical', mainSize: { unit: 'percent', value: 50 } },
-      sidebar: { position: 'right', width: 32, sections: ['task_board', 'mailbox', 'requests'], hidden: false },
+      sidebar: { position: 'right', width: { percent: 30 }, minWidth: 24, maxWidth: 48, hideBelow: 90, sections: ['task_board', 'mailbox', 'requests'], hidden: false },
+      attention: { bell: true, title: true, notify: null },
       keys: { prefix: 'C-a', bindings: {} },
       shutdownTimeout: 10,
       scrollback: 5000,
@@ -101,7 +102,7 @@ describe('normalization', () => {
         'plan_approver: lead',
         'shutdown_timeout: 2.5',
         'env: { A: team, B: team }',
-        'sidebar: { position: left, sections: [requests], hidden: true }',
+        'sidebar: { position: left, width: 32, min_width: 20, max_width: 60, hide_below: 70, sections: [requests], hidden: true }',
         'keys:',
         '  prefix: C-space',
         '  bindings: { zoom: z, focus_1: "1", help: "?" }',
@@ -131,7 +132,7 @@ describe('normalization', () => {
     expect(layout.backend).toBe('tmux');
     expect(layout.planApprover).toBe('lead');
     expect(layout.shutdownTimeout).toBe(2.5);
-    expect(layout.sidebar).toEqual({ position: 'left', width: 32, sections: ['requests'], hidden: true });
+    expect(layout.sidebar).toEqual({ position: 'left', width: { cells: 32 }, minWidth: 20, maxWidth: 60, hideBelow: 70, sections: ['requests'], hidden: true });
     expect(layout.keys).toEqual({ prefix: 'C-space', bindings: { zoom: 'z', focus_1: '1', help: '?' } });
     expect(layout.hooks).toEqual({ onStart: ['make setup'], onShutdown: ['echo one', 'echo two'] });
     expect(layout.lead.agent).toEqual({ autoClaim: false });

@@ -67,7 +67,7 @@ export async function startMux(store: TeamStore, opts: Partial<MuxOptions> & { c
   const mux = new Multiplexer({
     store, host, team: cfg.name, lead: cfg.members.find((m) => m.kind === 'lead')!.name,
     layout: 'main-vertical', mainSize: { percent: 50 },
-    sidebar: { position: 'right', width: 40, hidden: false, sections: ['task_board', 'mailbox', 'requests'] },
+    sidebar: { position: 'right', width: { cells: 40 }, minWidth: 24, maxWidth: 48, hideBelow: 0, hidden: false, sections: ['task_board', 'mailbox', 'requests'] },
     keys: keys.table, shutdownTimeoutMs: 2_000, members: await launches(store), demo: false,
     input: tty.input as unknown as NodeJS.ReadStream, output: tty.output as unknown as NodeJS.WriteStream,
     ...opts,
