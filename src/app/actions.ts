@@ -8,7 +8,7 @@ import type { KeyAction } from '../config/keys-actions.js';
 import type { Multiplexer } from './multiplexer.js';
 import {
   approve, broadcast, detach, focusNext, focusNumber, focusPrev, help, quit, reject, restart, scrollback, selectRequest,
-  sendPrefix, shutdownAll, shutdownFocused, toggleSidebar, zoom,
+  readRequest, sendPrefix, shutdownAll, shutdownFocused, toggleSidebar, zoom,
 } from './mux-actions.js';
 
 /** Default keys: key names pressed after the prefix, or 'prefix' for the prefix key itself. */
@@ -38,6 +38,7 @@ export const ACTIONS: readonly MuxAction[] = [
   { name: 'toggle_sidebar', help: 'show / hide the sidebar', defaultKeys: ['t'], run: toggleSidebar },
   { name: 'next_request', help: 'select the next request', defaultKeys: ['j'], run: (mux) => selectRequest(mux, 1) },
   { name: 'prev_request', help: 'select the previous request', defaultKeys: ['k'], run: (mux) => selectRequest(mux, -1) },
+  { name: 'read_request', help: 'read the selected request', defaultKeys: ['v'], run: readRequest },
   { name: 'approve', help: 'approve the selected plan', defaultKeys: ['a'], run: approve },
   { name: 'reject', help: 'reject the plan, with feedback', defaultKeys: ['r'], run: reject },
   { name: 'broadcast', help: 'broadcast to every inbox', defaultKeys: ['b'], run: broadcast },

@@ -13,6 +13,7 @@ import { InputTokenizer } from '../keys/input.js';
 import type { KeyMode, KeyTable } from '../keys/keymap.js';
 import type { TeamStore } from '../store/team.js';
 import { helpBox, statusRow, titleRow } from '../ui/chrome.js';
+import { readerBox } from '../ui/reader.js';
 import { innerSize, screenLayout, sidebarWidth, type SidebarSize, type LayoutName, type MainSize, type Rect, type ScreenLayout } from '../ui/geometry.js';
 import { paintRow, paintRows } from '../ui/paint.js';
 import { paintPane } from '../ui/pane-view.js';
@@ -119,6 +120,8 @@ export class Multiplexer {
   prompt: PromptState | null = null;
   promptSubmit: ((text: string) => unknown) | null = null;
   helpOpen = false;
+  /** The request open in the reader (C-a v) and how far it is scrolled. */
+  reader: { id: string; top: number } | null = null;
   message: string | null = null;
   private messageTimer: NodeJS.Timeout | null = null;
   readonly tokenizer = new InputTokenizer();
@@ -369,13 +372,14 @@ export class Multiplexer {
       if (g.sidebar && chrome) this.paintSidebar(g.sidebar);
     }
     paintRow(screen, g.status.left, g.status.top, g.status.width, statusRow(this.statusInfo(), g.status.width), style(C.black, C.green));
+    if (this.reader) this.paintReader(cols, rows);
     if (this.helpOpen) this.paintHelp(cols, rows);
     screen.render();
     const prog = (screen as unknown as { program: { cup(y: number, x: number): void; showCursor(): void; hideCursor(): void } }).program;
     if (this.prompt) {
       prog.cup(g.status.top, Math.min(cols - 1, this.prompt.label.length + 1 + this.prompt.cursor));
       prog.showCursor();
-    } else if (cursor.visible && !this.helpOpen && !this.panes[this.focused]?.scrollMode) {
+    } else if (cursor.visible && !this.helpOpen && !this.reader && !this.panes[this.focused]?.scrollMode) {
       prog.cup(cursor.y, cursor.x);
       prog.showCursor();
     } else {
@@ -401,6 +405,27 @@ export class Multiplexer {
     const rows = renderSidebar(this.snapshot, { width: r.width, height: r.height, sections: this.opts.sidebar.sections, selectedRequest: this.selectedRequest, notices: [...this.notices.entries()].map(([n, t]) => `${n}: ${t}`), activities });
     paintRows(this.screen, r, rows, style());
   }
+
+  private paintReader(cols: number, rows: number): void {
+    const req = this.snapshot.requests.find((r) => r.id === this.reader!.id);
+    if (!req) {
+      this.reader = null;
+      return;
+    }
+    const width = Math.max(10, Math.min(cols, 100));
+    const height = Math.max(3, rows - 1);
+    const keys = this.opts.keys;
+    const keyOf = (a: string): string | undefined => [...keys.bindings].find(([, x]) => x === a)?.[0];
+    const answer = req.status === 'pending' && req.type === 'plan_approval' ? ` · ${keys.prefix} ${keyOf('approve') ?? '?'} approves, ${keys.prefix} ${keyOf('reject') ?? '?'} rejects` : '';
+    const box = readerBox(req, this.reader!.top, width, height, `↑↓ PgUp PgDn g G · q closes${answer}`);
+    this.reader!.top = box.top;
+    this.readerPage = Math.max(1, height - 3);
+    paintRows(this.screen, { left: Math.floor((cols - width) / 2), top: 0, width, height }, box.rows, style());
+    this.fullRepaint = true;
+  }
+
+  /** Rows one page of the reader scrolls. */
+  readerPage = 10;
 
   private paintHelp(cols: number, rows: number): void {
     const box = helpBox(this.opts.keys.prefix, keyRows(this.opts.keys.bindings), cols, rows - 1);

@@ -72,6 +72,15 @@ export async function detach(mux: Multiplexer): Promise<void> {
   await mux.finish(0, false);
 }
 
+/** Open the selected request (else the oldest pending one) in the reader. */
+export function readRequest(mux: Multiplexer): void {
+  const pending = pendingRequests(mux.snapshot);
+  const req = pending.find((r) => r.id === mux.selectedRequest) ?? pending[0] ?? mux.snapshot.requests[mux.snapshot.requests.length - 1];
+  if (!req) return mux.say('no request to read');
+  mux.reader = { id: req.id, top: 0 };
+  mux.invalidate();
+}
+
 /** Show or hide the sidebar, whatever the layout and the terminal width say. */
 export function toggleSidebar(mux: Multiplexer): void {
   mux.sidebarShown = mux.geometry.sidebar === null;

@@ -35,6 +35,14 @@ function handleToken(mux: Multiplexer, tok: InputToken): void {
     mux.invalidate();
     return;
   }
+  if (mux.reader && !mux.prompt) {
+    if (tok.kind === 'mouse') {
+      if ((tok.code & 64) !== 0) readerScroll(mux, (tok.code & 1) === 0 ? -3 : 3);
+      return;
+    }
+    // The prefix still works, so C-a a / C-a r answer the request being read.
+    if (mux.mode === 'attach' && tok.kind === 'key' && tok.raw !== mux.opts.keys.prefixBytes) return readerKey(mux, tok.name);
+  }
   if (mux.prompt) {
     if (tok.kind === 'mouse') return;
     const r = tok.kind === 'paste' ? promptKey(mux.prompt, tok.text, null) : promptKey(mux.prompt, tok.raw, tok.name);
@@ -86,6 +94,25 @@ function handleToken(mux: Multiplexer, tok: InputToken): void {
       mux.requestFrame();
       mux.guarded(route.action, () => runAction(mux, route.action));
   }
+}
+
+/** Keys while the request reader is open: scroll, or q / Esc to close. */
+function readerKey(mux: Multiplexer, name: string | null): void {
+  const page = mux.readerPage;
+  const moves: Record<string, number> = { up: -1, k: -1, down: 1, j: 1, enter: 1, pageup: -page, 'C-b': -page, b: -page, pagedown: page, 'C-f': page, space: page };
+  if (name && name in moves) return readerScroll(mux, moves[name]!);
+  if (name === 'g' || name === 'home') return readerScroll(mux, -1_000_000);
+  if (name === 'G' || name === 'end') return readerScroll(mux, 1_000_000);
+  if (name === 'q' || name === 'escape') {
+    mux.reader = null;
+    mux.invalidate();
+  }
+}
+
+function readerScroll(mux: Multiplexer, by: number): void {
+  if (!mux.reader) return;
+  mux.reader.top = Math.max(0, mux.reader.top + by);
+  mux.invalidate();
 }
 
 /** Keys while a pane is in scrollback mode. */

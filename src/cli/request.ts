@@ -4,6 +4,8 @@
  * mismatched answer is refused with its reason.
  */
 import { planStatus } from '../protocol/requests.js';
+import type { ProtocolRequest } from '../protocol/types.js';
+import { escapeControls } from '../ui/markdown.js';
 import { EXIT_OK, actingAs, onePositional, openTeam, parse, report, TEAM_OPTIONS, UsageError } from './context.js';
 import { dispatch, table } from './task.js';
 import type { SubVerb, Verb } from './verb.js';
@@ -22,6 +24,17 @@ async function answer(ctx: Parameters<SubVerb['run']>[0], argv: string[], approv
   return report(ctx, values.json, r, (q) => `${q.type} request ${q.id} from ${q.from}: ${q.status}`);
 }
 
+/** A request in full for a person: header lines, then the body, control characters shown escaped. */
+function showRequest(q: ProtocolRequest): string {
+  const lines = [
+    `${q.id}: ${q.type} request from ${q.from} to ${q.to}, ${q.status}`,
+    `opened ${q.createdAt}${q.resolvedAt ? `, closed ${q.resolvedAt}` : ''}`,
+  ];
+  if (q.response) lines.push(`answered by ${q.response.by}: ${q.response.approve ? 'approved' : 'rejected'}${q.response.text ? ` — ${q.response.text}` : ''}`);
+  lines.push('', q.body || '(no text)');
+  return escapeControls(lines.join('\n'));
+}
+
 const sub: SubVerb[] = [
   {
     name: 'list',
@@ -35,6 +48,17 @@ const sub: SubVerb[] = [
       if (values.json) ctx.out(JSON.stringify({ ok: true, requests: reqs, problems: r.problems }));
       else ctx.out(reqs.length === 0 ? 'no requests' : table(['ID', 'TYPE', 'FROM', 'TO', 'STATUS', 'BODY'], reqs.map((q) => [q.id, q.type, q.from, q.to, q.status, q.body.replace(/\s+/g, ' ').slice(0, 60)])));
       return EXIT_OK;
+    },
+  },
+  {
+    name: 'show',
+    usage: 'request show ID',
+    async run(ctx, argv) {
+      const { values, positionals } = parse(argv, { ...TEAM_OPTIONS }, this.usage);
+      const id = onePositional(positionals, 'request id', this.usage);
+      const store = await openTeam(ctx, values['team-dir']);
+      const r = await store.requests.get(id);
+      return report(ctx, values.json, r, (q) => showRequest(q));
     },
   },
   { name: 'approve', usage: 'request approve ID [--feedback T] [--as NAME]', run(ctx, argv) { return answer(ctx, argv, true, this.usage); } },
@@ -56,7 +80,7 @@ const sub: SubVerb[] = [
 export const requestVerb: Verb = {
   name: 'request',
   usage: sub.map((s) => s.usage),
-  examples: ['teamux request list --pending', 'teamux request approve req-lx3k9-1a2b3c4d', 'teamux request reject req-lx3k9-1a2b3c4d --feedback "add tests first"', 'teamux request shutdown --from lead --to alice'],
+  examples: ['teamux request list --pending', 'teamux request show req-lx3k9-1a2b3c4d', 'teamux request approve req-lx3k9-1a2b3c4d', 'teamux request reject req-lx3k9-1a2b3c4d --feedback "add tests first"', 'teamux request shutdown --from lead --to alice'],
   run: (ctx, argv) => dispatch('request', sub, ctx, argv),
 };
 

@@ -24,6 +24,7 @@ export const KEY_ACTIONS = [
   'reject',
   'next_request',
   'prev_request',
+  'read_request',
   'broadcast',
   'shutdown',
   'shutdown_all',
