@@ -1,16 +1,30 @@
 /**
  * The sidebar: the roster (one line per member, a coloured dot for its activity), task board, mailbox
- * traffic and requests, rendered as rows of styled text from a TeamSnapshot. Pure: (snapshot, size,
+ * traffic and requests, rendered as rows of styled text from a SidebarData. Pure: (snapshot, size,
  * selection) → rows. Each section gets a share of the height; pending requests come first, in the
  * warning colour; a board of 1000 tasks shows counts per status and as many rows as fit.
  */
-import type { ProtocolRequest, TeamEvent } from '../protocol/types.js';
-import type { TaskRow, TeamSnapshot } from '../app/team-view.js';
+import type { ProtocolRequest, Task, TeamEvent } from '../protocol/types.js';
+import type { FileProblem } from '../store/fsx.js';
+import type { MemberView } from '../store/team.js';
 import { memberActivity, type Activity } from '../protocol/activity.js';
 import { activityStyle } from './chrome.js';
 import { C, fit, style, textWidth, type Row } from './text.js';
 
 export type SidebarSection = 'task_board' | 'mailbox' | 'requests';
+
+/** A task with its readiness computed. */
+type TaskRow = Task & { ready: boolean };
+
+/** What the sidebar draws: the team folder as the multiplexer's TeamView keeps it (its snapshot is one). */
+export interface SidebarData {
+  team: string;
+  roster: MemberView[];
+  tasks: TaskRow[];
+  traffic: TeamEvent[];
+  requests: ProtocolRequest[];
+  problems: FileProblem[];
+}
 
 /** What the sidebar needs besides the snapshot. */
 export interface SidebarOptions {
@@ -32,7 +46,7 @@ const STATUS_STYLE: Record<string, number> = {
 };
 
 /** Pending requests, oldest first: the ones keys act on. */
-export function pendingRequests(s: TeamSnapshot): ProtocolRequest[] {
+export function pendingRequests(s: SidebarData): ProtocolRequest[] {
   return s.requests.filter((r) => r.status === 'pending');
 }
 
@@ -51,7 +65,7 @@ function taskState(t: TaskRow): TaskState {
 
 const GLYPH: Record<string, string> = { in_progress: '●', ready: '○', waiting: '◌', completed: '✓' };
 
-function taskRows(s: TeamSnapshot, width: number, budget: number): Row[] {
+function taskRows(s: SidebarData, width: number, budget: number): Row[] {
   const counts = { in_progress: 0, ready: 0, waiting: 0, completed: 0 };
   for (const t of s.tasks) counts[taskState(t)]++;
   const rows: Row[] = [header(`TASKS ${s.tasks.length}  ●${counts.in_progress} ○${counts.ready} ◌${counts.waiting} ✓${counts.completed}`, width)];
@@ -86,7 +100,7 @@ function trafficRows(traffic: TeamEvent[], width: number, budget: number): Row[]
   return rows;
 }
 
-function requestRows(s: TeamSnapshot, width: number, budget: number, selected: string | null, notices: string[]): Row[] {
+function requestRows(s: SidebarData, width: number, budget: number, selected: string | null, notices: string[]): Row[] {
   const pending = pendingRequests(s);
   const rows: Row[] = [pending.length > 0 ? [{ text: fit(` ⚑ REQUESTS ${pending.length} pending`, width).padEnd(width), attr: style(C.black, C.yellow, { bold: true }) }] : header('REQUESTS 0 pending', width)];
   for (const n of notices.slice(0, Math.max(0, budget - 1))) rows.push([{ text: fit(n, width), attr: style(C.yellow) }]);
@@ -108,7 +122,7 @@ function requestRows(s: TeamSnapshot, width: number, budget: number, selected: s
 }
 
 /** One line per member: a dot in the activity's colour, the name, what it is doing. */
-function rosterRows(s: TeamSnapshot, o: SidebarOptions): Row[] {
+function rosterRows(s: SidebarData, o: SidebarOptions): Row[] {
   const pending = pendingRequests(s);
   const nameWidth = Math.min(12, Math.max(4, ...s.roster.map((m) => textWidth(m.name))));
   return s.roster.map((m) => {
@@ -119,7 +133,7 @@ function rosterRows(s: TeamSnapshot, o: SidebarOptions): Row[] {
 }
 
 /** Render the sidebar. */
-export function renderSidebar(s: TeamSnapshot, o: SidebarOptions): Row[] {
+export function renderSidebar(s: SidebarData, o: SidebarOptions): Row[] {
   const rows: Row[] = [];
   rows.push([{ text: fit(`teamux · ${s.team}`, o.width), attr: style(C.cyan, C.default, { bold: true }) }]);
   // The roster gets up to a third of the height; a longer team ends with "… N more".

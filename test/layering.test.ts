@@ -1,0 +1,51 @@
+// The layering is enforced by a test, not by hope: protocol → config → store/host → vt → keys/ui →
+// app/agent/demo → cli. A file may import its own layer and lower ones only; store, protocol, config
+// and vt import no UI, pty or watcher package.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO } from './helpers/team.js';
+
+const RANK: Record<string, number> = { protocol: 0, config: 1, store: 2, host: 2, vt: 3, keys: 4, ui: 4, app: 5, agent: 5, demo: 5, mcp: 5, cli: 6 };
+const PURE = new Set(['protocol', 'config', 'store', 'vt']);
+const SRC = path.join(REPO, 'src');
+
+function* sources(dir: string): Generator<string> {
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) yield* sources(p);
+    else if (p.endsWith('.ts')) yield p;
+  }
+}
+
+/** Every import/export-from specifier of a file (static ones and `import('…')`). */
+function specifiers(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s+['"]([^'"]+)['"]/gm)) out.push(m[1]!);
+  for (const m of text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)) out.push(m[1]!);
+  for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push(m[1]!);
+  return out;
+}
+
+describe('layering', () => {
+  it('layers.nothing-imports-upward-and-pure-layers-import-no-ui-or-pty', () => {
+    const problems: string[] = [];
+    let checked = 0;
+    for (const file of sources(SRC)) {
+      const rel = path.relative(SRC, file);
+      const layer = rel.split(path.sep)[0]!;
+      expect(RANK[layer], `${rel}: src/${layer} has no place in the layer list`).not.toBeUndefined();
+      for (const spec of specifiers(readFileSync(file, 'utf8'))) {
+        checked++;
+        if (spec.startsWith('.')) {
+          const target = path.relative(SRC, path.resolve(path.dirname(file), spec)).split(path.sep)[0]!;
+          if (target !== layer && RANK[target]! >= RANK[layer]!) problems.push(`${rel} imports ${spec} (${target} is not below ${layer})`);
+        } else if (PURE.has(layer) && /^(blessed|node-pty|chokidar|@xterm\/)/.test(spec) && !(layer === 'vt' && spec.startsWith('@xterm/'))) {
+          problems.push(`${rel} imports ${spec} (src/${layer} must stay free of UI, pty and watcher packages)`);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+    expect(problems).toEqual([]);
+  });
+});
