@@ -41,7 +41,7 @@ export function report<T>(ctx: CliContext, json: boolean, outcome: Outcome<T>, h
   }
   if (json) ctx.out(JSON.stringify({ ok: false, reason: outcome.reason, message: outcome.message }));
   else ctx.err(`teamux: refused (${outcome.reason}): ${outcome.message}`);
-  return outcome.reason === 'unknown_member' ? EXIT_BAD_INPUT : EXIT_REFUSED;
+  return outcome.reason === 'unknown_member' || outcome.reason === 'invalid_input' ? EXIT_BAD_INPUT : EXIT_REFUSED;
 }
 
 function wrap(value: unknown): Record<string, unknown> {
