@@ -39,7 +39,7 @@ export const taskList = defineOp({
     let tasks: ListedTask[] = board.tasks.map((t) => ({ ...t, ready: isReady(t, board.index) }));
     if (i.status) tasks = tasks.filter((t) => t.status === i.status);
     if (i.ready) tasks = tasks.filter((t) => t.ready);
-    return accept({ tasks, problems: board.problems });
+    return accept({ tasks, problems: board.problems, index: board.index });
   },
   text: (v) => (v.tasks.length === 0 ? 'no tasks match' : v.tasks.map(({ ready, ...t }) => JSON.stringify(taskView(t, ready))).join('\n')),
 });
@@ -88,7 +88,7 @@ export const taskComplete = defineOp({
   description: 'Mark a task you own as completed, with a short result. Tasks it was blocking may become ready.',
   input: z.strictObject({ id: TaskIdInput, result: z.string().describe('what was done, in a sentence or two') }),
   summary: (i) => `#${i.id}: ${oneLine(i.result, 50)}`,
-  run: (i, ctx) => ctx.store.complete(actor(ctx).name, i.id, i.result),
+  run: (i, ctx) => ctx.store.complete(actor(ctx).name, i.id, i.result || null),
   text: (v) => `completed task ${v.task.id}${v.nowReady.length ? `; now ready: ${v.nowReady.join(', ')}` : ''}`,
 });
 
