@@ -77,7 +77,7 @@ export const readInbox = defineOp({
   summary: (i) => (i.wait_s ? `wait ${i.wait_s}s` : 'now') + (i.peek ? ' (peek)' : ''),
   async run(i, ctx) {
     const me = actor(ctx).name;
-    if (i.wait_s > 0) await ctx.store.mail.waitForUnread(me, me, i.wait_s * 1000);
+    if (i.wait_s > 0) await ctx.store.mail.waitForUnread(me, me, i.wait_s * 1000, ctx.signal);
     const r = await ctx.store.mail.unread(me, me);
     return accept<InboxRead>({ member: me, messages: r.messages, problems: r.problems, next: r.next, peek: i.peek });
   },

@@ -17,6 +17,8 @@ export interface OpContext {
   team: TeamConfig;
   /** The calling member; null only for CLI reads and task creation, which act as nobody. */
   me: Member | null;
+  /** Aborted when the caller gives up (an MCP cancel, Esc in the agent's pane): waits end early. */
+  signal?: AbortSignal;
 }
 
 /** A reply for a model (agent tool or MCP tool): text, marked as an error when the call did not do its job. */
