@@ -89,6 +89,8 @@ export async function serveMcp(store: TeamStore, name: string, streams: McpStrea
   if ('error' in first) throw new Error(first.error);
   const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: instructions(first.team, first.me) });
   // Replies to commit once written, by JSON-RPC request id.
+  // Aborted when the client closes stdin: waits in progress (read_inbox wait_s) end and answer.
+  const ending = new AbortController();
   const onDelivery = new Map<RequestId, () => Promise<void>>();
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
@@ -102,7 +104,7 @@ export async function serveMcp(store: TeamStore, name: string, streams: McpStrea
     if ('error' in who) return callResult(failReply(`refused: ${who.error}`));
     const op = opByName(tool);
     if (!op) return callResult(failReply(`unknown tool "${tool}"; the tools you have are: ${toolsForMember(who.me).map((t) => t.name).join(', ')}`));
-    const ctx: OpContext = { store, team: who.team, me: who.me, signal: extra.signal };
+    const ctx: OpContext = { store, team: who.team, me: who.me, signal: AbortSignal.any([extra.signal, ending.signal]) };
     const reply = await invoke(op, request.params.arguments ?? {}, ctx);
     if (reply.isError) store.log.info(`mcp ${name}: ${tool} → ${reply.text.split('\n', 1)[0]}`);
     if (reply.delivered && !extra.signal.aborted) {
@@ -131,7 +133,10 @@ export async function serveMcp(store: TeamStore, name: string, streams: McpStrea
   server.onerror = (err) => store.log.warn(`mcp ${name}: ${err.message}`);
   const transport = new DeliveringTransport(new StdioServerTransport(streams.input as NodeJS.ReadStream, streams.output as NodeJS.WriteStream), delivered);
   // The client closing our stdin is the end of the session, once the requests it sent are answered.
-  const end = (): void => void transport.drain();
+  const end = (): void => {
+    ending.abort();
+    void transport.drain();
+  };
   streams.input.once('end', end);
   streams.input.once('close', end);
   await server.connect(transport);
