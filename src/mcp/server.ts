@@ -10,7 +10,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { opByName } from '../ops/index.js';
 import { invoke } from '../ops/invoke.js';
 import { failReply, type OpContext } from '../ops/op.js';
@@ -91,11 +91,14 @@ export async function serveMcp(store: TeamStore, name: string, streams: McpStrea
   // Replies to commit once written, by JSON-RPC request id.
   // Aborted when the client closes stdin: waits in progress (read_inbox wait_s) end and answer.
   const ending = new AbortController();
-  const onDelivery = new Map<RequestId, () => Promise<void>>();
+  const onDelivery = new Map<RequestId, { commit: () => Promise<void>; settle: () => void }>();
+  // Calls of a serial op (read_inbox) queue here, so two parallel reads never return the same messages.
+  let serialTail: Promise<void> = Promise.resolve();
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const who = await whoIsCalling(store, name);
-    return { tools: 'error' in who ? [] : toolsForMember(who.me) };
+    if ('error' in who) throw new McpError(ErrorCode.InternalError, who.error);
+    return { tools: toolsForMember(who.me) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -104,26 +107,43 @@ export async function serveMcp(store: TeamStore, name: string, streams: McpStrea
     if ('error' in who) return callResult(failReply(`refused: ${who.error}`));
     const op = opByName(tool);
     if (!op) return callResult(failReply(`unknown tool "${tool}"; the tools you have are: ${toolsForMember(who.me).map((t) => t.name).join(', ')}`));
-    const ctx: OpContext = { store, team: who.team, me: who.me, signal: AbortSignal.any([extra.signal, ending.signal]) };
-    const reply = await invoke(op, request.params.arguments ?? {}, ctx);
-    if (reply.isError) store.log.info(`mcp ${name}: ${tool} → ${reply.text.split('\n', 1)[0]}`);
-    if (reply.delivered && !extra.signal.aborted) {
-      onDelivery.set(extra.requestId, reply.delivered);
-      extra.signal.addEventListener('abort', () => onDelivery.delete(extra.requestId), { once: true });
+    let settle = (): void => {};
+    if (op.serial) {
+      const before = serialTail;
+      serialTail = new Promise((resolve) => { settle = resolve; });
+      await before;
     }
-    return callResult(reply);
+    try {
+      const ctx: OpContext = { store, team: who.team, me: who.me, signal: AbortSignal.any([extra.signal, ending.signal]) };
+      const reply = await invoke(op, request.params.arguments ?? {}, ctx);
+      if (reply.isError) store.log.info(`mcp ${name}: ${tool} → ${reply.text.split('\n', 1)[0]}`);
+      if (reply.delivered && !extra.signal.aborted) {
+        // The next serial call waits until this reply is written and committed (or dropped).
+        onDelivery.set(extra.requestId, { commit: reply.delivered, settle });
+        settle = () => {};
+        extra.signal.addEventListener('abort', () => dropDelivery(extra.requestId), { once: true });
+      }
+      return callResult(reply);
+    } finally {
+      settle();
+    }
   });
 
+  const dropDelivery = (id: RequestId): void => {
+    onDelivery.get(id)?.settle();
+    onDelivery.delete(id);
+  };
   const delivered = async (message: JSONRPCMessage): Promise<void> => {
     if (!('id' in message) || message.id === undefined) return;
-    const commit = onDelivery.get(message.id);
-    if (!commit) return;
+    const pending = onDelivery.get(message.id);
+    if (!pending) return;
     onDelivery.delete(message.id);
-    if (!('result' in message)) return;
     try {
-      await commit();
+      if ('result' in message) await pending.commit();
     } catch (err) {
       store.log.error(`mcp ${name}: could not commit a delivered reply`, err);
+    } finally {
+      pending.settle();
     }
   };
 

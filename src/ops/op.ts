@@ -35,6 +35,8 @@ export interface AnyOp {
   description: string;
   schema: z.ZodType;
   leadOnly: boolean;
+  /** Calls must not overlap for one caller: each one's reply is delivered before the next runs (read_inbox). */
+  serial: boolean;
   /** One short line describing a call, for the agent's pane. */
   summary(input: unknown): string;
   /** Run with input already validated by `schema`; the reply is rendered for a model. */
@@ -68,6 +70,7 @@ export function defineOp<S extends z.ZodType, T>(spec: OpSpec<S, T>): Op<S, T> {
     description: spec.description,
     schema: spec.input,
     leadOnly: spec.leadOnly ?? false,
+    serial: spec.delivered !== undefined,
     summary: (input) => (spec.summary ? spec.summary(input as z.output<S>) : compactJson(input)),
     run: (input, ctx) => spec.run(input, ctx),
     text: (value) => spec.text(value),

@@ -3,7 +3,7 @@
 // refusals carrying the protocol's reason, bad input naming the field, and lead tools refused to a
 // teammate even when called by name.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTeam } from '../helpers/team.js';
 import { callTool, mcpClient } from './helpers.js';
@@ -159,5 +159,23 @@ describe('mcp tools', () => {
     expect((await t.store.tasks.snapshot()).tasks).toEqual([]);
     expect((await t.store.mail.unread('bob', 'bob')).messages).toEqual([]);
     expect((await t.store.requests.list()).requests).toEqual([]);
+  });
+
+  it('mcp.parallel-read-inbox-calls-never-return-a-message-twice', async () => {
+    const t = await team(['alice']);
+    const alice = await t.as('alice');
+    for (let i = 0; i < 20; i++) await t.store.send({ from: 'lead', to: 'alice', type: 'message', text: `m${i}` });
+    const replies = await Promise.all([1, 2, 3, 4].map(() => callTool(alice, 'read_inbox', {})));
+    const texts = replies.flatMap((r) => (r.text === 'no unread messages' ? [] : r.text.split('\n').map((l) => (JSON.parse(l) as { text: string }).text)));
+    expect(texts.sort()).toEqual(Array.from({ length: 20 }, (_, i) => `m${i}`).sort());
+    expect(await callTool(alice, 'read_inbox', {})).toEqual({ isError: false, text: 'no unread messages' });
+  });
+
+  it('mcp.a-broken-team-json-is-an-error-not-a-crash', async () => {
+    const t = await team(['alice']);
+    const alice = await t.as('alice');
+    writeFileSync(t.store.paths.config, '{ not json');
+    await expect(alice.listTools()).rejects.toThrow(/team\.json/);
+    expect(await callTool(alice, 'task_list', {})).toMatchObject({ isError: true, text: expect.stringMatching(/^refused: .*team\.json/) });
   });
 });
