@@ -88,9 +88,9 @@ export async function serveMcp(store: TeamStore, name: string, streams: McpStrea
   const first = await whoIsCalling(store, name);
   if ('error' in first) throw new Error(first.error);
   const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: instructions(first.team, first.me) });
-  // Replies to commit once written, by JSON-RPC request id.
   // Aborted when the client closes stdin: waits in progress (read_inbox wait_s) end and answer.
   const ending = new AbortController();
+  // Replies to commit once written, by JSON-RPC request id.
   const onDelivery = new Map<RequestId, { commit: () => Promise<void>; settle: () => void }>();
   // Calls of a serial op (read_inbox) queue here, so two parallel reads never return the same messages.
   let serialTail: Promise<void> = Promise.resolve();
