@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { shutdownHandshake, type ShutdownTarget } from '../app/shutdown.js';
 import { sessionTarget, tmuxSessionName } from '../host/tmux/commands.js';
+import { speaksProtocol } from '../protocol/types.js';
 import { pidAlive } from '../store/liveness.js';
 import { TeamStore, type MemberView } from '../store/team.js';
 import { EXIT_OK, EXIT_REFUSED, parse, UsageError, type CliContext } from './context.js';
@@ -88,10 +89,11 @@ export const lsVerb: Verb = {
 };
 
 /** A member process reached only by its pid (no TUI holds its pane). */
-function pidTarget(name: string, pid: number, pidStart: number | null): ShutdownTarget {
+function pidTarget(m: Pick<MemberView, 'name' | 'runtime' | 'speaksProtocol'>, pid: number, pidStart: number | null): ShutdownTarget {
   const alive = (): boolean => pidAlive(pid, pidStart);
   return {
-    name,
+    name: m.name,
+    speaksProtocol: speaksProtocol(m),
     exited: () => !alive(),
     waitExit: async (ms) => {
       const deadline = Date.now() + ms;
@@ -130,7 +132,7 @@ export const killVerb: Verb = {
     // Teammates in parallel, then the lead.
     for (const group of [order.filter((m) => m.kind !== 'lead'), order.filter((m) => m.kind === 'lead')]) {
       await Promise.all(group.map(async (m) => {
-        const o = await shutdownHandshake(store, lead, pidTarget(m.name, m.pid!, m.pidStart), timeout * 1000, (t) => steps.push(`${m.name}: ${t}`));
+        const o = await shutdownHandshake(store, lead, pidTarget(m, m.pid!, m.pidStart), timeout * 1000, (t) => steps.push(`${m.name}: ${t}`));
         if (o.kind === 'refused') refused.push(`${m.name}: ${o.reason}`);
         await store.updateMember(m.name, { status: 'exited' });
       }));

@@ -41,6 +41,7 @@ describe('defaults', () => {
         cwd: dir,
         env: {},
         planRequired: false,
+        speaksProtocol: false,
       },
       teammates: [],
       tasks: [],
@@ -143,6 +144,7 @@ describe('normalization', () => {
       cwd: dir,
       env: { A: 'team', B: 'ann' },
       planRequired: true,
+      speaksProtocol: true,
       tools: ['read_file', 'grep'],
       agent: {
         model: 'some-model',

@@ -42,9 +42,9 @@ describe('tmux backend (e2e)', () => {
     const layout = path.join(tmp.dir, 'team.yaml');
     writeFileSync(layout, [
       'name: tmuxteam', 'backend: tmux', 'shutdown_timeout: 5',
-      'lead: { name: lead, role: lead, command: [bash, lead.sh] }',
+      'lead: { name: lead, role: lead, command: [bash, lead.sh], speaks_protocol: true }',
       'teammates:',
-      '  - { name: alice, role: worker, command: [bash, worker.sh], plan_required: true }',
+      '  - { name: alice, role: worker, command: [bash, worker.sh], plan_required: true, speaks_protocol: true }',
       '  - { name: sh, role: a shell to steer, command: [bash, --norc, --noprofile] }',
       'tasks:', '  - { id: a, subject: First job }', '  - { id: b, subject: Second job, blockedBy: [a] }', '',
     ].join('\n'));
