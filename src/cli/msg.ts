@@ -3,7 +3,7 @@
  * inbox with a cursor. `inbox read --wait` sleeps on a file watch until something arrives.
  */
 import { MessageType, type Message } from '../protocol/types.js';
-import { actingAs, EXIT_OK, EXIT_REFUSED, openTeam, parse, report, TEAM_OPTIONS, UsageError } from './context.js';
+import { actingAs, EXIT_OK, EXIT_REFUSED, openTeam, parse, report, rosterHint, TEAM_OPTIONS, UsageError } from './context.js';
 import { dispatch } from './task.js';
 import type { SubVerb, Verb } from './verb.js';
 
@@ -23,7 +23,8 @@ const msgSub: SubVerb[] = [
       if (!text) throw new UsageError('missing message text', `usage: ${this.usage}`);
       const store = await openTeam(ctx, values['team-dir']);
       const r = await store.send({ from, to: values.to, type: type.data, text, request_id: values['request-id'] });
-      return report(ctx, values.json, r, (m) => `sent ${m.type} ${m.id} to ${m.to}`);
+      const hint = !r.ok && r.reason === 'unknown_member' ? await rosterHint(store, (await store.member(from)).ok ? values.to : from) : undefined;
+      return report(ctx, values.json, r, (m) => `sent ${m.type} ${m.id} to ${m.to}`, hint);
     },
   },
   {
@@ -36,7 +37,8 @@ const msgSub: SubVerb[] = [
       if (!text) throw new UsageError('missing message text', `usage: ${this.usage}`);
       const store = await openTeam(ctx, values['team-dir']);
       const r = await store.broadcast(from, text);
-      return report(ctx, values.json, r, (ms) => `broadcast to ${ms.length} member${ms.length === 1 ? '' : 's'}: ${ms.map((m) => m.to).join(', ')}`);
+      const hint = !r.ok && r.reason === 'unknown_member' ? await rosterHint(store, from) : undefined;
+      return report(ctx, values.json, r, (ms) => `broadcast to ${ms.length} member${ms.length === 1 ? '' : 's'}: ${ms.map((m) => m.to).join(', ')}`, hint);
     },
   },
 ];
