@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { shutdownHandshake, type ShutdownTarget } from '../app/shutdown.js';
 import { sessionTarget, tmuxSessionName } from '../host/tmux/commands.js';
+import { memberState, type MemberState } from '../protocol/members.js';
 import { speaksProtocol } from '../protocol/types.js';
 import { pidAlive } from '../store/liveness.js';
 import { TeamStore, type MemberView } from '../store/team.js';
@@ -73,17 +74,18 @@ export const lsVerb: Verb = {
   examples: ['teamux ls', 'teamux ls --json'],
   async run(ctx, argv) {
     const { values } = parse(argv, OPTS, this.usage[0]!);
-    const out: Array<{ team: string; dir: string | null; attached: number | null; members: Array<Pick<MemberView, 'name' | 'reportedStatus' | 'pid'>> }> = [];
+    const out: Array<{ team: string; dir: string | null; attached: number | null; members: Array<Pick<MemberView, 'name' | 'reportedStatus' | 'pid'> & { state: MemberState }> }> = [];
     for (const team of await runningTeams(ctx.env)) {
       const dir = await sessionTeamDir(team, ctx.env);
       const opened = dir ? await TeamStore.open(dir) : null;
-      const members = opened?.ok ? (await opened.store.roster()).map(({ name, reportedStatus, pid }) => ({ name, reportedStatus, pid })) : [];
+      const requests = opened?.ok ? (await opened.store.requests.list()).requests : [];
+      const members = opened?.ok ? (await opened.store.roster()).map(({ name, reportedStatus, pid }) => ({ name, reportedStatus, pid, state: memberState(name, reportedStatus, requests) })) : [];
       const mux = opened?.ok ? await liveMux(opened.store) : null;
       out.push({ team, dir, attached: mux?.pid ?? null, members });
     }
     if (values.json) ctx.out(JSON.stringify({ ok: true, teams: out }));
     else if (out.length === 0) ctx.out(`no teams running (tmux socket ${tmuxSocket(ctx.env)})`);
-    else ctx.out(table(['TEAM', 'ATTACHED', 'MEMBERS', 'FOLDER'], out.map((t) => [t.team, t.attached ? `pid ${t.attached}` : 'no', t.members.map((m) => `${m.name}:${m.reportedStatus}`).join(' '), t.dir ?? '?'])));
+    else ctx.out(table(['TEAM', 'ATTACHED', 'MEMBERS', 'FOLDER'], out.map((t) => [t.team, t.attached ? `pid ${t.attached}` : 'no', t.members.map((m) => `${m.name}:${m.state}`).join(', '), t.dir ?? '?'])));
     return EXIT_OK;
   },
 };

@@ -70,7 +70,7 @@ describe('tmux backend (e2e)', () => {
 
     // Attach: the panes show their current screens, with the sidebar.
     const list = await cliProcess(['ls'], env);
-    expect(list.out).toMatch(/tmuxteam\s+no\s+lead:\w+ alice:\w+ sh:\w+/);
+    expect(list.out).toMatch(/tmuxteam\s+no\s+lead:\w+, alice:\w+, sh:\w+/);
     const a = await TmuxDriver.start(`${process.execPath} ${BIN} attach tmuxteam; echo TEAMUX-EXIT=$?; sleep 600`, 160, 45, env);
     drivers.push(a);
     await a.waitFor((s) => s.includes('[alice] completed task 2') && s.includes('TASKS 2') && s.includes(' 3 sh · '), 'the attached screens');
