@@ -20,7 +20,7 @@ import { TeamStore } from '../store/team.js';
 import type { LayoutName, MainSize } from '../ui/geometry.js';
 import { onePositional, parse, UsageError } from './context.js';
 import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
-import { claimMuxLock, liveMux } from './mux-lock.js';
+import { claimMuxLock, liveMux, sayWhyDetached } from './mux-lock.js';
 import { startTmuxDemoModel, tmuxHostFor } from './tmux-backend.js';
 import type { Verb } from './verb.js';
 
@@ -199,7 +199,9 @@ export const startVerb: Verb = {
       }
       await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
       const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: needsModel });
-      return await mux.run();
+      const code = await mux.run();
+      await sayWhyDetached(ctx, store);
+      return code;
     } finally {
       await closeDemo?.();
       await release();
