@@ -66,6 +66,13 @@ describe('the offline demo (e2e)', () => {
     const { events } = await store.events.read();
     const toLead = events.filter((e) => e.type === 'message_sent' && e.to === 'lead').map((e) => `${String(e.from)}:${String(e.messageType)}`);
     for (const m of ['alice:result', 'alice:idle_notification', 'bob:result', 'bob:idle_notification']) expect(toLead).toContain(m);
+    // The sidebar's MAIL count shows every message, the lead's first task_assignments included.
+    const sent = events.filter((e) => e.type === 'message_sent');
+    expect(sent.some((e) => e.messageType === 'task_assignment')).toBe(true);
+    await waitFor(async () => {
+      const all = (await store.events.read()).events.filter((e) => e.type === 'message_sent').length;
+      return (await d.screen()).includes(`MAIL ${all}`);
+    }, 'the sidebar MAIL count to match the message events', 15_000, 200);
     // The lead's shutdown handshake with both teammates completes; then quit.
     await waitFor(async () => (await store.requests.list()).requests.filter((r) => r.type === 'shutdown' && r.status === 'approved').length >= 2, 'both teammates to approve shutdown', 60_000, 200);
     const pids = (await store.roster()).map((m) => m.pid).filter((p): p is number => p !== null);
