@@ -66,7 +66,7 @@ describe('tmux backend (e2e)', () => {
     const req = (await store.requests.list()).requests.find((r) => r.type === 'plan_approval')!;
     const ok = await cliProcess(['request', 'approve', req.id, '--team-dir', teamDir]);
     expect(ok.code, ok.err).toBe(0);
-    await waitFor(async () => (await store.tasks.snapshot()).tasks.every((t) => t.status === 'completed'), 'alice to finish both tasks with no TUI', 20_000);
+    await waitFor(async () => (await store.tasks.snapshot()).tasks.every((t) => t.status === 'completed'), 'alice to finish both tasks with no TUI', 60_000);
 
     // Attach: the panes show their current screens, with the sidebar.
     const list = await cliProcess(['ls'], env);
