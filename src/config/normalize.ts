@@ -42,6 +42,8 @@ export interface NormalizedMember {
   speaksProtocol: boolean;
   /** Allowlist of tool names; absent means no restriction. */
   tools?: string[];
+  /** A command member that gets a ready MCP config (TEAMUX_MCP_CONFIG). */
+  mcp: boolean;
 }
 
 /** A task put on the board at start. */
@@ -118,6 +120,7 @@ function normalizeMember(m: Member, isLead: boolean, layout: Layout, root: strin
     env: { ...layout.env, ...m.env },
     planRequired: m.plan_required,
     speaksProtocol: m.agent !== undefined || m.speaks_protocol === true,
+    mcp: m.mcp,
   };
   if (m.command !== undefined) out.command = normalizeCommand(m.command, cwd, home);
   if (m.agent !== undefined) {
