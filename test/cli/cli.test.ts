@@ -67,7 +67,7 @@ describe('cli', () => {
     expect(to.err).toBe('teamux: recipient "bbo" is not a member of this team\n  hint: did you mean "bob"? the members are lead, amy, bob (teamux team show)\n');
     const from = await cliProcess(['msg', 'send', '--team-dir', dir, '--from', 'zed', '--to', 'amy', 'hi', '--json']);
     expect(from.code).toBe(code);
-    expect(JSON.parse(from.out)).toEqual({ ok: false, reason: 'unknown_member', message: 'sender "zed" is not a member of this team', hint: 'the members are lead, amy, bob (teamux team show)' });
+    expect(JSON.parse(from.out)).toEqual({ ok: false, reason: 'unknown_member', message: '"zed" is not a member of this team', hint: 'the members are lead, amy, bob (teamux team show)' });
     const all = await cli(['msg', 'broadcast', '--from', 'leed', 'hi'], env);
     expect(all.code).toBe(code);
     expect(all.err).toMatch(/hint: did you mean "lead"\?/);
