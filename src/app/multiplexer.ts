@@ -36,6 +36,8 @@ export interface MemberLaunch {
   name: string;
   role: string;
   isLead: boolean;
+  /** Answers shutdown requests; a member that does not is hung up on (SIGHUP) when it is closed. */
+  speaksProtocol: boolean;
   command: string;
   args: string[];
   cwd: string;
@@ -246,6 +248,7 @@ export class Multiplexer {
   private addPane(m: MemberLaunch): Pane {
     const spec: PaneSpec = { id: m.name, command: m.command, args: m.args, cwd: m.cwd, env: m.env, cols: 80, rows: 24 };
     const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, () => this.requestFrame(), (p) => this.guarded(`${p.name}'s exit`, () => this.paneExited(p)));
+    pane.speaksProtocol = m.speaksProtocol;
     this.panes.push(pane);
     this.numbers.set(pane, this.nextNumber++);
     return pane;

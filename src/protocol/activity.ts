@@ -1,9 +1,11 @@
 /**
- * What a member is doing, in one word or phrase, from everything that says so: its process (when the
- * caller runs it), a shutdown handshake in progress, its pending plan request, and its record in
- * team.json. One pure function, so the pane titles, the sidebar roster and `teamux ls` never disagree
- * (alice is "waiting for approval" everywhere, not "idle" in one place).
+ * What a member is doing on the screen: memberState (members.ts, the words `teamux ls` uses too)
+ * refined with what only the screen knows: its process (starting, exit code or signal), a shutdown
+ * handshake in progress, and whether it is an agent (working) or a plain command (running). The pane
+ * titles and the sidebar roster both call memberActivity, so alice is "waiting for approval" in both,
+ * and in `teamux ls`, never "idle" in one place.
  */
+import { memberState } from './members.js';
 import type { MemberStatus, ProtocolRequest } from './types.js';
 
 /** The kinds of activity, each with its own colour on screen. */
@@ -43,9 +45,12 @@ export function memberActivity(m: ActivityInput): Activity {
   if (m.process?.life === 'exited') return ended(m.process.exitCode, m.process.signal);
   if (!m.process && m.status === 'exited') return ended(m.exitCode, null);
   if (m.process?.life === 'starting') return { kind: 'starting', label: 'starting' };
-  if (m.stopping || m.status === 'stopping') return { kind: 'stopping', label: 'stopping' };
-  if (m.pending.some((r) => r.type === 'plan_approval' && r.status === 'pending' && r.from === m.name)) return { kind: 'waiting', label: 'waiting for approval' };
-  if (m.status === 'idle') return { kind: 'idle', label: 'idle' };
-  if (m.runtime === 'command') return { kind: 'running', label: 'running' };
-  return { kind: 'working', label: 'working' };
+  if (m.stopping) return { kind: 'stopping', label: 'stopping' };
+  // The process is running, so a record that says exited (its pid not recorded yet) means working.
+  const state = memberState(m.name, m.status === 'exited' ? 'working' : m.status, m.pending);
+  switch (state) {
+    case 'waiting for approval': return { kind: 'waiting', label: state };
+    case 'stopping': case 'idle': return { kind: state, label: state };
+    default: return m.runtime === 'command' ? { kind: 'running', label: 'running' } : { kind: 'working', label: 'working' };
+  }
 }

@@ -54,7 +54,8 @@ export interface MuxHarness {
 /** Launch specs for the store's members, each a (fake) command. */
 export async function launches(store: TeamStore): Promise<MemberLaunch[]> {
   const cfg = await store.config();
-  return cfg.members.map((m) => ({ name: m.name, role: m.role, isLead: m.kind === 'lead', command: 'fake', args: [], cwd: store.dir, env: {} }));
+  // They speak the protocol, so shutdown is a handshake (a fake never answers: it ends in SIGTERM).
+  return cfg.members.map((m) => ({ name: m.name, role: m.role, isLead: m.kind === 'lead', command: 'fake', args: [], cwd: store.dir, env: {}, speaksProtocol: true }));
 }
 
 /** Start a multiplexer over the team with fake panes. */

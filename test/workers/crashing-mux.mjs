@@ -15,7 +15,7 @@ const mux = new Multiplexer({
   store, host: new PtyHost(), team: 'test', lead: 'lead', layout: 'main-vertical', mainSize: { percent: 50 },
   sidebar: { position: 'right', width: 30, hidden: false, sections: ['task_board', 'mailbox', 'requests'] },
   keys: keys.table, shutdownTimeoutMs: 2_000, demo: false, input: process.stdin, output: process.stdout,
-  members: [{ name: 'lead', role: 'lead', isLead: true, command: 'sleep', args: ['60'], cwd: store.dir, env: {} }],
+  members: [{ name: 'lead', role: 'lead', isLead: true, command: 'sleep', args: ['60'], cwd: store.dir, env: {}, speaksProtocol: false }],
 });
 const exit = mux.run();
 const started = Date.now();
