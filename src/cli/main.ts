@@ -2,6 +2,7 @@
  * The teamux command: one table of verbs (as tmux's cmd_table), argument errors turned into a message
  * with a hint and exit code 1, and anything unexpected logged without a stack trace on the terminal.
  */
+import { visible } from '../protocol/visible.js';
 import { LockBusyError } from '../store/lock.js';
 import { EXIT_BAD_INPUT, EXIT_REFUSED, UsageError, type CliContext } from './context.js';
 import { verbs } from './table.js';
@@ -22,7 +23,8 @@ export function mainHelp(): string {
 }
 
 /** Run the CLI with argv (without node and script); returns the exit code. */
-export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
+export async function runCli(argv: string[], raw: CliContext): Promise<number> {
+  const ctx = guarded(raw);
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     ctx.out(mainHelp());
@@ -59,6 +61,16 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
   }
 }
 
+/**
+ * The context with every line made safe for a terminal: control characters in team data (or in an
+ * error that quotes it) are shown escaped. Verbs escape their one-line fields themselves, so a
+ * newline in a subject cannot forge a line; this is the net under them. JSON lines stay the same
+ * JSON value (see protocol/visible.ts).
+ */
+function guarded(ctx: CliContext): CliContext {
+  return { ...ctx, out: (t) => ctx.out(visible(t, { lines: true })), err: (t) => ctx.err(visible(t, { lines: true })) };
+}
+
 /** Entry point for bin/teamux. */
 export async function main(): Promise<void> {
   const ctx: CliContext = {
@@ -75,8 +87,8 @@ export async function main(): Promise<void> {
     process.exitCode = await runCli(process.argv.slice(2), ctx);
   } catch (err) {
     const e = err as Error;
-    ctx.err(`teamux: internal error: ${e.message}\n  hint: this is a bug; please report it with the command you ran`);
-    if (process.env.TEAMUX_DEBUG) ctx.err(e.stack ?? '');
+    ctx.err(`teamux: internal error: ${visible(e.message, { lines: true })}\n  hint: this is a bug; please report it with the command you ran`);
+    if (process.env.TEAMUX_DEBUG) ctx.err(visible(e.stack ?? '', { lines: true }));
     process.exitCode = 70;
   }
 }

@@ -3,6 +3,7 @@
  * inbox with a cursor. `inbox read --wait` sleeps on a file watch until something arrives.
  */
 import { MessageType, type Message } from '../protocol/types.js';
+import { visible } from '../protocol/visible.js';
 import { actingAs, EXIT_OK, EXIT_REFUSED, openTeam, parse, report, TEAM_OPTIONS, UsageError } from './context.js';
 import { dispatch } from './task.js';
 import type { SubVerb, Verb } from './verb.js';
@@ -62,7 +63,7 @@ const inboxSub: SubVerb[] = [
       if (!m.ok) return report(ctx, values.json, m, () => '');
       if (wait > 0) await store.mail.waitForUnread(as, as, wait * 1000);
       const r = values.peek ? await store.mail.unread(as, as) : await store.mail.read(as, as);
-      for (const p of r.problems) ctx.err(`teamux: skipped ${p.path}: ${p.message}`);
+      for (const p of r.problems) ctx.err(`teamux: skipped ${visible(p.path)}: ${visible(p.message)}`);
       if (wait > 0 && r.messages.length === 0) {
         if (values.json) ctx.out(JSON.stringify({ ok: false, reason: 'timeout', message: `no message for ${as} within ${wait}s`, messages: [], problems: r.problems }));
         else ctx.err(`teamux: no message for ${as} within ${wait}s`);
@@ -82,9 +83,9 @@ export const inboxVerb: Verb = {
   run: (ctx, argv) => dispatch('inbox', inboxSub, ctx, argv),
 };
 
-/** One line per message: time, sender, type, request id, text. */
+/** One line per message: time, sender, type, request id, text (control characters and newlines escaped). */
 export function formatMessage(m: Message): string {
   const req = m.request_id ? ` [${m.request_id}]` : '';
   const payload = m.payload && 'approve' in m.payload ? ` (${m.payload.approve ? 'approved' : 'rejected'})` : '';
-  return `${m.time.slice(11, 19)} ${m.from} → ${m.to} ${m.type}${req}${payload}: ${m.text}`;
+  return `${visible(m.time.slice(11, 19))} ${m.from} → ${m.to} ${m.type}${req}${payload}: ${visible(m.text)}`;
 }

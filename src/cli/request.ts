@@ -4,6 +4,7 @@
  * mismatched answer is refused with its reason.
  */
 import { planStatus } from '../protocol/requests.js';
+import { visible } from '../protocol/visible.js';
 import { EXIT_OK, actingAs, onePositional, openTeam, parse, report, TEAM_OPTIONS, UsageError } from './context.js';
 import { dispatch, table } from './task.js';
 import type { SubVerb, Verb } from './verb.js';
@@ -30,7 +31,7 @@ const sub: SubVerb[] = [
       const { values } = parse(argv, { ...TEAM_OPTIONS, pending: { type: 'boolean', default: false } }, this.usage);
       const store = await openTeam(ctx, values['team-dir']);
       const r = await store.requests.list();
-      for (const p of r.problems) ctx.err(`teamux: skipped ${p.path}: ${p.message}`);
+      for (const p of r.problems) ctx.err(`teamux: skipped ${visible(p.path)}: ${visible(p.message)}`);
       const reqs = values.pending ? r.requests.filter((q) => q.status === 'pending') : r.requests;
       if (values.json) ctx.out(JSON.stringify({ ok: true, requests: reqs, problems: r.problems }));
       else ctx.out(reqs.length === 0 ? 'no requests' : table(['ID', 'TYPE', 'FROM', 'TO', 'STATUS', 'BODY'], reqs.map((q) => [q.id, q.type, q.from, q.to, q.status, q.body.replace(/\s+/g, ' ').slice(0, 60)])));
@@ -92,7 +93,7 @@ const planSub: SubVerb[] = [
       const status = planStatus(me.value.planRequired, mine);
       const last = mine[mine.length - 1];
       if (values.json) ctx.out(JSON.stringify({ ok: true, status, request: last ?? null }));
-      else ctx.out(`${as}: plan ${status}${last?.response?.text ? ` — ${last.response.text}` : ''}`);
+      else ctx.out(`${as}: plan ${status}${last?.response?.text ? ` — ${visible(last.response.text)}` : ''}`);
       return EXIT_OK;
     },
   },
