@@ -85,6 +85,7 @@ export async function openTeam(ctx: CliContext, flag: string | undefined, who = 
   const dir = resolveTeamDir(ctx, flag);
   const r = await TeamStore.open(dir, who);
   if (!r.ok) throw new UsageError(r.error.message, r.error.hint);
+  for (const w of r.warnings) ctx.err(`teamux: warning: ${w}`);
   return r.store;
 }
 

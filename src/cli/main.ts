@@ -3,6 +3,7 @@
  * with a hint and exit code 1, and anything unexpected logged without a stack trace on the terminal.
  */
 import { visible } from '../protocol/visible.js';
+import { UnsafePathError } from '../store/fsx.js';
 import { LockBusyError } from '../store/lock.js';
 import { EXIT_BAD_INPUT, EXIT_REFUSED, UsageError, type CliContext } from './context.js';
 import { verbs } from './table.js';
@@ -51,6 +52,11 @@ export async function runCli(argv: string[], raw: CliContext): Promise<number> {
       if (rest.includes('--json')) ctx.out(JSON.stringify({ ok: false, reason: 'timeout', message: err.message }));
       ctx.err(`teamux: refused (timeout): ${err.message}`);
       return EXIT_REFUSED;
+    }
+    if (err instanceof UnsafePathError) {
+      if (rest.includes('--json')) ctx.out(JSON.stringify({ ok: false, reason: 'unsafe_path', message: err.message, path: err.path, hint: err.hint }));
+      ctx.err(`teamux: refused: ${err.message}\n  hint: ${err.hint}`);
+      return EXIT_BAD_INPUT;
     }
     if (err instanceof UsageError) {
       if (rest.includes('--json')) ctx.out(JSON.stringify({ ok: false, error: err.message, hint: err.hint }));

@@ -2,9 +2,8 @@
  * `events.jsonl`: the append-only record of every coordination event (tasks, messages, requests,
  * members). The sidebar's mailbox traffic and any audit read it; nothing ever rewrites it.
  */
-import { promises as fsp } from 'node:fs';
 import type { EventType, TeamEvent } from '../protocol/types.js';
-import { appendLine, type FileProblem } from './fsx.js';
+import { appendLine, readText, type FileProblem } from './fsx.js';
 
 /** The team's event log. */
 export class EventLog {
@@ -18,13 +17,8 @@ export class EventLog {
 
   /** Read events, optionally only the last `limit`; bad lines are reported and skipped. */
   async read(limit?: number): Promise<{ events: TeamEvent[]; problems: FileProblem[] }> {
-    let text: string;
-    try {
-      text = await fsp.readFile(this.file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], problems: [] };
-      throw err;
-    }
+    const text = await readText(this.file);
+    if (text === undefined) return { events: [], problems: [] };
     const lines = text.split('\n');
     // The last piece is empty, or a line still being written: not complete yet.
     lines.pop();

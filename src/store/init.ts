@@ -38,8 +38,7 @@ export interface TeamSpec {
 
 /** Create or refresh the folder; returns the store and whether seed tasks were created. */
 export async function initTeam(dir: string, spec: TeamSpec): Promise<{ store: TeamStore; created: boolean; seeded: number }> {
-  const store = TeamStore.forCreate(dir, 'init');
-  await ensureDir(dir);
+  const store = await TeamStore.forCreate(dir, 'init');
   for (const sub of [store.paths.tasks, store.paths.inboxes, store.paths.requests, store.paths.heartbeats, store.paths.spawns, store.paths.transcripts]) {
     await ensureDir(sub);
   }

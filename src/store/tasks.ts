@@ -4,14 +4,13 @@
  * under that task's lock; creating tasks and adding dependencies also hold the board lock. Readiness
  * and the DAG rules come from protocol/tasks; this file only reads, locks and writes.
  */
-import { promises as fsp, readFileSync } from 'node:fs';
 import {
   applyUpdate, byId, checkClaim, claimed, completed, isReady, newlyReady, released, wouldCycle,
   type TaskIndex, type TaskPatch,
 } from '../protocol/tasks.js';
 import { accept, refuse, Task, type Outcome } from '../protocol/types.js';
 import type { EventLog } from './events.js';
-import { atomicWrite, ensureDir, exists, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
+import { atomicWrite, ensureDir, exists, listFolder, parseJson, readText, readTextSync, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
 import { tryWithLock, withLock } from './lock.js';
 import type { TeamPaths } from './paths.js';
 
@@ -43,13 +42,7 @@ export class TaskBoard {
 
   /** Read every task file; bad files are reported and skipped, never fatal. */
   async snapshot(): Promise<BoardSnapshot> {
-    let names: string[];
-    try {
-      names = await fsp.readdir(this.paths.tasks);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { tasks: [], index: new Map(), problems: [] };
-      throw err;
-    }
+    const names = await listFolder(this.paths.tasks);
     const files = names.filter((n) => /^[1-9][0-9]*\.json$/.test(n));
     // Read in bounded batches: a board of thousands of tasks must not run out of file handles.
     const read: Array<{ task?: Task; problem?: FileProblem }> = [];
@@ -69,7 +62,13 @@ export class TaskBoard {
   /** Read one task file. */
   async readTask(id: string): Promise<{ task?: Task; problem?: FileProblem }> {
     const file = this.paths.task(id);
-    const text = await readText(file);
+    let text: string | undefined;
+    try {
+      text = await readText(file);
+    } catch (err) {
+      if (err instanceof UnsafePathError) return { problem: { path: file, message: err.message } };
+      throw err;
+    }
     if (text === undefined) return {};
     const json = parseJson(file, text);
     if (!json.ok) return { problem: json.problem };
@@ -168,7 +167,7 @@ export class TaskBoard {
    */
   private looksClaimable(id: string): boolean {
     try {
-      const t = JSON.parse(readFileSync(this.paths.task(id), 'utf8')) as { owner?: unknown; status?: unknown };
+      const t = JSON.parse(readTextSync(this.paths.task(id)) ?? 'null') as { owner?: unknown; status?: unknown };
       return t.owner === null && t.status === 'pending';
     } catch {
       return false;
@@ -245,7 +244,7 @@ export class TaskBoard {
     let mark = text === undefined ? NaN : Number.parseInt(text.trim(), 10);
     if (!Number.isInteger(mark) || mark < 0) {
       // No mark (or a mangled one): recover it from the files there are.
-      const names = await fsp.readdir(this.paths.tasks);
+      const names = await listFolder(this.paths.tasks);
       mark = names.reduce((m, n) => (/^[1-9][0-9]*\.json$/.test(n) ? Math.max(m, Number(n.slice(0, -5))) : m), 0);
     }
     // A file added by hand past the mark still counts, so a new id never lands on an existing file.
