@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, openSync, promises as fsp, readFileSync, constants as fsc, writeSync } from 'node:fs';
 import * as path from 'node:path';
+import { redact } from './redact.js';
 
 export const DIR_MODE = 0o700;
 export const FILE_MODE = 0o600;
@@ -112,8 +113,9 @@ export async function ensureDir(dir: string): Promise<void> {
   checkFolderSync(dir);
 }
 
-/** Replace `file` with `data` atomically: write a temp file beside it, flush it, rename it over. */
-export async function atomicWrite(file: string, data: string): Promise<void> {
+/** Replace `file` with `data` atomically (secrets redacted): write a temp file beside it, flush it, rename it over. */
+export async function atomicWrite(file: string, text: string): Promise<void> {
+  const data = redact(text);
   checkFolderSync(path.dirname(file));
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   // O_EXCL never follows a link: a planted temp name fails instead of being written through.
@@ -143,14 +145,14 @@ export async function writeJson(file: string, value: unknown): Promise<void> {
 }
 
 /**
- * Append one line with a single O_APPEND write. On a local Linux file system the kernel serialises
+ * Append one line (secrets redacted) with a single O_APPEND write. On a local Linux file system the kernel serialises
  * appends, so lines from concurrent processes never interleave; a SIGKILL cannot split a write of a
  * normal-sized line. The calls are synchronous: open, one write and close of a small line take
  * microseconds, less than the three thread-pool round trips of the async API.
  */
 export async function appendLine(file: string, line: string): Promise<void> {
   if (line.includes('\n')) throw new Error('appendLine: a JSONL record must not contain a newline');
-  const buf = Buffer.from(line + '\n', 'utf8');
+  const buf = Buffer.from(redact(line) + '\n', 'utf8');
   checkFolderSync(path.dirname(file));
   let fd: number;
   try {

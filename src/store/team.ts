@@ -18,6 +18,7 @@ import { effectiveStatus, processStartTime } from './liveness.js';
 import { withLock } from './lock.js';
 import { Log } from './log.js';
 import { TeamPaths } from './paths.js';
+import { redact } from './redact.js';
 import { RequestBook } from './requests.js';
 import { TaskBoard } from './tasks.js';
 
@@ -224,7 +225,7 @@ export class TeamStore {
     if (!names.has(out.to)) return refuse('unknown_member', `recipient ${JSON.stringify(out.to)} is not a member of this team`);
     const msg = this.mail.compose(out);
     await this.mail.deliver(msg);
-    await this.events.record('message_sent', { id: msg.id, from: msg.from, to: msg.to, messageType: msg.type, excerpt: excerpt(msg.text), request_id: msg.request_id });
+    await this.events.record('message_sent', { id: msg.id, from: msg.from, to: msg.to, messageType: msg.type, excerpt: excerpt(redact(msg.text)), request_id: msg.request_id });
     // An idle notification is also the sender's status: the board shows it idle until it works again.
     if (msg.type === 'idle_notification') await this.updateMember(msg.from, { status: 'idle' });
     return accept(msg);
