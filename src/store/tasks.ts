@@ -84,8 +84,7 @@ export class TaskBoard {
   /** Get one task. */
   async get(id: string): Promise<Outcome<Task>> {
     const r = await this.readTask(id);
-    if (r.task) return accept(r.task);
-    return refuse('not_found', r.problem ? `task ${id} cannot be read: ${r.problem.message}` : `task ${id} does not exist`);
+    return r.task ? accept(r.task) : notFound(id, r.problem);
   }
 
   /** Create a task; its blockers get the new id in their `blocks`. */
@@ -118,8 +117,8 @@ export class TaskBoard {
       const board = await this.snapshot();
       const task = board.index.get(id);
       const up = board.index.get(blocker);
-      if (!task) return refuse<Task>('not_found', `task ${id} does not exist`);
-      if (!up) return refuse<Task>('not_found', `task ${blocker} does not exist`);
+      if (!task) return notFound(id, (await this.readTask(id)).problem);
+      if (!up) return notFound(blocker, (await this.readTask(blocker)).problem);
       if (task.blockedBy.includes(blocker)) return accept(task);
       if (wouldCycle(board.index, id, blocker)) return refuse<Task>('cycle', `task ${id} blocked by ${blocker} would make a dependency cycle`);
       const now = new Date().toISOString();
@@ -175,7 +174,8 @@ export class TaskBoard {
   }
 
   private async claimLocked(by: string, id: string): Promise<Outcome<Task>> {
-    const { task } = await this.readTask(id);
+    const { task, problem } = await this.readTask(id);
+    if (problem) return notFound(id, problem);
     const index = await this.readMany(task?.blockedBy ?? []);
     const check = checkClaim(task, index, id);
     if (!check.ok) return check;
@@ -189,7 +189,8 @@ export class TaskBoard {
   /** Compare-and-set update of a task by `by` who read `revision`. */
   async update(id: string, by: string, revision: number, patch: TaskPatch): Promise<Outcome<Task>> {
     return this.taskLocked([id], async () => {
-      const { task } = await this.readTask(id);
+      const { task, problem } = await this.readTask(id);
+    if (problem) return notFound(id, problem);
       const index = await this.readMany(task?.blockedBy ?? []);
       const next = applyUpdate(task, id, by, revision, patch, index, new Date().toISOString());
       if (!next.ok) return next;
@@ -203,7 +204,8 @@ export class TaskBoard {
   /** Complete a task owned by `by`; returns it and the ids of dependents that became ready. */
   async complete(id: string, by: string, result: string | null): Promise<Outcome<{ task: Task; nowReady: string[] }>> {
     return this.taskLocked([id], async () => {
-      const { task } = await this.readTask(id);
+      const { task, problem } = await this.readTask(id);
+    if (problem) return notFound(id, problem);
       const index = await this.readMany([...(task?.blockedBy ?? []), ...(task?.blocks ?? [])]);
       const next = completed(task, id, by, result, index, new Date().toISOString());
       if (!next.ok) return next;
@@ -220,7 +222,8 @@ export class TaskBoard {
   /** Release a claimed task back to pending (by its owner, or by anyone when `by` is null). */
   async release(id: string, by: string | null, why: string): Promise<Outcome<Task>> {
     return this.taskLocked([id], async () => {
-      const { task } = await this.readTask(id);
+      const { task, problem } = await this.readTask(id);
+    if (problem) return notFound(id, problem);
       const next = released(task, id, by, new Date().toISOString());
       if (!next.ok) return next;
       await writeJson(this.paths.task(id), next.value);
@@ -267,6 +270,11 @@ export class TaskBoard {
     const step = (i: number): Promise<T> => (i === sorted.length ? fn() : withLock(this.paths.task(sorted[i]!), () => step(i + 1)));
     return step(0);
   }
+}
+
+/** The one refusal for a task that is missing or unreadable, whatever the verb (exit 3, reason not_found). */
+function notFound(id: string, problem: FileProblem | undefined): Outcome<never> {
+  return refuse('not_found', problem ? `task ${id} cannot be read: ${problem.message}` : `task ${id} does not exist`);
 }
 
 export type { TaskIndex };
