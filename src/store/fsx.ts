@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, openSync, promises as fsp, readFileSync, constants as fsc, writeSync } from 'node:fs';
 import * as path from 'node:path';
+import { pidAlive, processStartTime } from './liveness.js';
 import { redact } from './redact.js';
 
 export const DIR_MODE = 0o700;
@@ -113,11 +114,43 @@ export async function ensureDir(dir: string): Promise<void> {
   checkFolderSync(dir);
 }
 
+/** This process's kernel start time: with the pid, it names the writer of a temp file unambiguously. */
+const OWN_START = processStartTime(process.pid) ?? 0;
+/** `.<file>.<pid>-<start>.<random>.tmp` (and the older `.<file>.<pid>.<random>.tmp`). */
+const TEMP_NAME = /^\..+\.([1-9][0-9]*)(?:-([0-9]+))?\.[0-9a-f]{8}\.tmp$/;
+
+/** The temp file atomicWrite uses for `file`: beside it, named with the writer's pid and start time. */
+export function tempPathFor(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${OWN_START}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/**
+ * Remove the temp files in `dirs` whose writer is gone (killed between creating and renaming them);
+ * a temp file of a live writer is left alone. Returns the paths removed.
+ */
+export async function sweepTempFiles(dirs: string[]): Promise<string[]> {
+  const removed: string[] = [];
+  for (const dir of dirs) {
+    for (const name of await listFolder(dir)) {
+      const m = TEMP_NAME.exec(name);
+      if (!m) continue;
+      const start = m[2] === undefined ? null : Number(m[2]);
+      if (pidAlive(Number(m[1]), start === 0 ? null : start)) continue;
+      const file = path.join(dir, name);
+      const st = await fsp.lstat(file).catch(() => null);
+      if (!st?.isFile()) continue;
+      await fsp.rm(file, { force: true });
+      removed.push(file);
+    }
+  }
+  return removed;
+}
+
 /** Replace `file` with `data` atomically (secrets redacted): write a temp file beside it, flush it, rename it over. */
 export async function atomicWrite(file: string, text: string): Promise<void> {
   const data = redact(text);
   checkFolderSync(path.dirname(file));
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = tempPathFor(file);
   // O_EXCL never follows a link: a planted temp name fails instead of being written through.
   const fh = await fsp.open(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | NOFOLLOW, FILE_MODE);
   try {
