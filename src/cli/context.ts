@@ -7,6 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Outcome } from '../protocol/types.js';
+import { MAX_MESSAGE_BYTES } from '../store/inbox.js';
 import { TeamStore } from '../store/team.js';
 
 export const EXIT_OK = 0;
@@ -19,6 +20,8 @@ export interface CliContext {
   err: (text: string) => void;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** All of standard input as text (for `-` arguments); absent where there is none. */
+  stdin?: () => Promise<string>;
 }
 
 /** A user error: what is wrong and how to fix it. */
@@ -94,6 +97,25 @@ export function actingAs(ctx: CliContext, value: string | undefined, flag = '--a
   const who = value ?? ctx.env.TEAMUX_MEMBER;
   if (!who) throw new UsageError(`say who is acting with ${flag} NAME`, 'or run inside a teamux pane, where TEAMUX_MEMBER is set');
   return who;
+}
+
+/**
+ * The text of a message from its positionals: the words joined, or standard input for a lone `-`
+ * (one trailing newline dropped), so a message longer than a command line allows can be sent.
+ */
+export async function messageText(ctx: CliContext, positionals: string[], usage: string): Promise<string> {
+  let text = positionals.join(' ');
+  if (positionals.length === 1 && positionals[0] === '-') {
+    if (!ctx.stdin) throw new UsageError('cannot read the message from standard input here', `usage: ${usage}`);
+    text = (await ctx.stdin()).replace(/\r?\n$/, '');
+  }
+  if (!text) throw new UsageError('missing message text', `usage: ${usage}`);
+  // The limit is on the stored line; leave room for the JSON around the text.
+  const size = Buffer.byteLength(JSON.stringify(text));
+  if (size > MAX_MESSAGE_BYTES - 4096) {
+    throw new UsageError(`the message is ${size} bytes; a message can be at most about ${Math.floor(MAX_MESSAGE_BYTES / 1024)} KiB`, 'put large content in a file in the project and send its path');
+  }
+  return text;
 }
 
 /** Exactly one positional argument, or a UsageError. */

@@ -84,6 +84,11 @@ export async function main(): Promise<void> {
     err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
     env: process.env,
     cwd: process.cwd(),
+    stdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const c of process.stdin) chunks.push(c as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
   };
   // A closed pipe on stdout (teamux … | head) is not an error worth a trace.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {

@@ -4,14 +4,14 @@
  */
 import { MessageType, type Message } from '../protocol/types.js';
 import { visible } from '../protocol/visible.js';
-import { actingAs, EXIT_OK, EXIT_REFUSED, openTeam, parse, report, TEAM_OPTIONS, UsageError } from './context.js';
+import { actingAs, EXIT_OK, EXIT_REFUSED, messageText, openTeam, parse, report, TEAM_OPTIONS, UsageError } from './context.js';
 import { dispatch } from './task.js';
 import type { SubVerb, Verb } from './verb.js';
 
 const msgSub: SubVerb[] = [
   {
     name: 'send',
-    usage: 'msg send --from A --to B [--type T] [--request-id R] TEXT',
+    usage: 'msg send --from A --to B [--type T] [--request-id R] TEXT|-',
     async run(ctx, argv) {
       const opts = { ...TEAM_OPTIONS, from: { type: 'string' }, to: { type: 'string' }, type: { type: 'string', default: 'message' }, 'request-id': { type: 'string' } } as const;
       const { values, positionals } = parse(argv, opts, this.usage);
@@ -20,8 +20,7 @@ const msgSub: SubVerb[] = [
       const type = MessageType.safeParse(values.type);
       if (!type.success) throw new UsageError(`--type "${values.type}" is not a message type`, `use one of: ${MessageType.options.join(', ')}`);
       if (type.data === 'broadcast') throw new UsageError('use `teamux msg broadcast` to send to everyone');
-      const text = positionals.join(' ');
-      if (!text) throw new UsageError('missing message text', `usage: ${this.usage}`);
+      const text = await messageText(ctx, positionals, this.usage);
       const store = await openTeam(ctx, values['team-dir']);
       const r = await store.send({ from, to: values.to, type: type.data, text, request_id: values['request-id'] });
       return report(ctx, values.json, r, (m) => `sent ${m.type} ${m.id} to ${m.to}`);
@@ -29,12 +28,11 @@ const msgSub: SubVerb[] = [
   },
   {
     name: 'broadcast',
-    usage: 'msg broadcast --from A TEXT',
+    usage: 'msg broadcast --from A TEXT|-',
     async run(ctx, argv) {
       const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, from: { type: 'string' } }, this.usage);
       const from = actingAs(ctx, values.from, '--from');
-      const text = positionals.join(' ');
-      if (!text) throw new UsageError('missing message text', `usage: ${this.usage}`);
+      const text = await messageText(ctx, positionals, this.usage);
       const store = await openTeam(ctx, values['team-dir']);
       const r = await store.broadcast(from, text);
       return report(ctx, values.json, r, (ms) => `broadcast to ${ms.length} member${ms.length === 1 ? '' : 's'}: ${ms.map((m) => m.to).join(', ')}`);
@@ -45,7 +43,7 @@ const msgSub: SubVerb[] = [
 export const msgVerb: Verb = {
   name: 'msg',
   usage: msgSub.map((s) => s.usage),
-  examples: ['teamux msg send --from lead --to alice "please take task 2"', 'teamux msg send --from alice --to lead --type result "task 2 done"', 'teamux msg broadcast --from lead "wrap up in 5 minutes"'],
+  examples: ['teamux msg send --from lead --to alice "please take task 2"', 'teamux msg send --from alice --to lead --type result "task 2 done"', 'teamux msg broadcast --from lead "wrap up in 5 minutes"', 'git diff | teamux msg send --from alice --to lead -'],
   run: (ctx, argv) => dispatch('msg', msgSub, ctx, argv),
 };
 
