@@ -4,7 +4,8 @@
  */
 import { lstatSync } from 'node:fs';
 import lockfile from 'proper-lockfile';
-import { UnsafePathError } from './fsx.js';
+import * as path from 'node:path';
+import { checkFolderSync, UnsafePathError } from './fsx.js';
 
 // About 10 s of retries at most (300 tries, backing off to 40 ms); the lock is stale after 5 s
 // without its holder refreshing it (every second).
@@ -31,8 +32,12 @@ function onCompromised(err: Error): void {
   process.emitWarning(`teamux lock compromised: ${err.message}`);
 }
 
-/** Refuse a lock folder that is a link: the lock's mtime heartbeat would touch whatever it points at. */
+/**
+ * Refuse a lock folder that is a link (the lock's mtime heartbeat would touch whatever it points at),
+ * or one whose parent is not a real folder (the lock would be made outside the team folder).
+ */
 function checkLockPath(target: string): void {
+  checkFolderSync(path.dirname(target));
   try {
     if (lstatSync(`${target}.lock`).isSymbolicLink()) throw new UnsafePathError(`${target}.lock`, 'is a symbolic link');
   } catch (err) {

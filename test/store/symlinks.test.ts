@@ -81,6 +81,8 @@ describe('store symlinks', () => {
     renameSync(tasks, `${tasks}.real`);
     symlinkSync(outside, tasks);
     await expect(store.tasks.create({ subject: 'y' })).rejects.toBeInstanceOf(UnsafePathError);
+    // Not even a lock folder is made through the link.
+    await expect(store.claim('amy', '1')).rejects.toBeInstanceOf(UnsafePathError);
     expect(readdirSync(outside)).toEqual(['victim.txt']);
   });
 
