@@ -91,7 +91,7 @@ export class TeamStore {
   /** The first subfolder (or top-level file) that is a link or of the wrong kind, as an error; null when all are sound. */
   private unsafeFolder(): UnsafePathError | null {
     const p = this.paths;
-    for (const sub of [p.tasks, p.inboxes, p.requests, p.heartbeats, p.spawns, p.transcripts]) {
+    for (const sub of [p.tasks, p.inboxes, p.requests, p.heartbeats, p.spawns, p.transcripts, p.mcpConfigs]) {
       try {
         checkFolderSync(sub);
       } catch (err) {
