@@ -177,7 +177,8 @@ export const startVerb: Verb = {
     const keys = keyTableOf(layout, file);
     const backend = (values.backend ?? layout.backend) as 'pty' | 'tmux';
     const teamDir = teamDirOf(layout);
-    const needsModel = [layout.lead, ...layout.teammates].some((m) => m.agent) && !ctx.env.ANTHROPIC_API_KEY;
+    const hasKey = Boolean(ctx.env.ANTHROPIC_API_KEY || ctx.env.TEAMUX_API_KEY_FILE || ctx.env.TEAMUX_API_KEY_COMMAND || layout.apiKey);
+    const needsModel = [layout.lead, ...layout.teammates].some((m) => m.agent) && !hasKey;
     const archived = needsModel ? await archiveDemoRun(teamDir) : null;
     await initTeam(teamDir, teamSpecOf(layout, file));
     const { store, release } = await openForMux(teamDir, backend);

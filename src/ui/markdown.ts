@@ -1,19 +1,15 @@
 /**
  * Reading a request's text on screen: a small Markdown renderer (headings, bullet and numbered lists,
  * fenced code blocks, `inline code`) to rows of styled text wrapped to a width, and the escaping that
- * shows control characters as visible text (ESC as ^[) so a member's text can never drive the
+ * shows control characters as visible text (ESC as \e) so a member's text can never drive the
  * person's terminal. Pure functions of (text, width).
  */
+import { visible } from '../protocol/visible.js';
 import { C, charWidth, style, textWidth, type Row } from './text.js';
 
-/** Show control characters as text: C0 and DEL in caret notation (^[ ^G ^?), C1 as \x9b; tabs become spaces. */
+/** Show control characters as text the way every teamux view does (protocol/visible.ts: ESC as \e); tabs become spaces. */
 export function escapeControls(text: string): string {
-  return text.replace(/\t/g, '    ').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (ch) => {
-    const c = ch.charCodeAt(0);
-    if (c === 0x7f) return '^?';
-    if (c < 0x20) return `^${String.fromCharCode(c + 64)}`;
-    return `\\x${c.toString(16)}`;
-  });
+  return visible(text.replace(/\t/g, '    '), { lines: true });
 }
 
 const PLAIN = style();

@@ -34,9 +34,9 @@ describe('markdown', () => {
     expect(text[text.indexOf('1. write the tokenizer with a long') + 1]).toMatch(/^ {3}explanation/);
     expect(text).toContain('  • unit');
     expect(text.some((l) => l.startsWith(' const x = `tick`;    done'))).toBe(true);
-    expect(text[text.length - 1]).toBe('Danger: ^[[2J^[]2;owned^G and \\x9b31m');
+    expect(rowText(renderMarkdown('Danger: \x1b[2J\x1b]2;owned\x07 and \x9b31m', 80)[0]!)).toBe('Danger: \\e[2J\\e]2;owned\\x07 and \\u009b31m');
     expect(rows.flat().every((s) => !/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(s.text))).toBe(true);
-    expect(escapeControls('a\x7fb\x01')).toBe('a^?b^A');
+    expect(escapeControls('a\x7fb\x01\u202e')).toBe('a\\u007fb\\x01\\u202e');
   });
 });
 
@@ -56,7 +56,7 @@ describe('the reader overlay', () => {
     expect(screen).toContain('Plan for the parser');
     expect(screen).toMatch(/plan from alice to lead · pending/);
     expect(screen).toContain('q closes · C-a a approves, C-a r rejects');
-    expect(screen).toContain('^[[2J^[]2;owned^G');
+    expect(screen).toContain('\\e[2J\\e]2;owned\\x07');
     expect(screen).not.toContain('THE END');
     h.type('G');
     screen = await h.see('THE END');
@@ -84,7 +84,7 @@ describe('teamux request show', () => {
     if (!r.ok) throw new Error(r.message);
     const human = await cli(['request', 'show', r.value.id, '--team-dir', t.dir]);
     expect(human.code).toBe(0);
-    expect(human.out).toMatch(new RegExp(`^${r.value.id}: plan_approval request from alice to lead, pending\nopened \\S+\n\nstep one\n\\^\\[\\[31mred\\^\\[\\[0m\n$`));
+    expect(human.out).toMatch(new RegExp(`^${r.value.id}: plan_approval request from alice to lead, pending\nopened \\S+\n\nstep one\n\\\\e\\[31mred\\\\e\\[0m\n$`));
     const json = await cli(['request', 'show', r.value.id, '--json', '--team-dir', t.dir]);
     expect(JSON.parse(json.out)).toMatchObject({ ok: true, id: r.value.id, from: 'alice', body: 'step one\n\x1b[31mred\x1b[0m' });
     const missing = await cli(['request', 'show', 'req-nope-0000', '--team-dir', t.dir]);

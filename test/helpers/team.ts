@@ -14,7 +14,8 @@ export const BIN = path.join(REPO, 'bin', 'teamux');
 /** A temp folder removed by the returned cleanup. */
 export function tempDir(prefix = 'teamux-test-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  // Retries: a process being stopped may still append its last log line while the folder goes.
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }) };
 }
 
 /** Members named lead + the given teammates. */
