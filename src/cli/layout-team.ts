@@ -18,7 +18,7 @@ function memberSpec(m: NormalizedMember, layout: NormalizedLayout): MemberSpec {
     name: m.name,
     role: m.role,
     kind: m.isLead ? 'lead' : 'teammate',
-    runtime: m.agent ? 'agent' : 'command',
+    runtime: m.claude ? 'claude' : m.agent ? 'agent' : 'command',
     planRequired: m.planRequired,
     planApprover: m.isLead ? null : layout.lead.name,
     tools: m.tools ?? null,

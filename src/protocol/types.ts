@@ -28,8 +28,8 @@ export const Member = z.object({
   /** Who answers this member's plan requests: a member name (usually the lead). */
   planApprover: z.string().nullable().default(null),
   tools: z.array(z.string()).nullable().default(null),
-  /** How the member runs: a command line, or teamux's own agent. */
-  runtime: z.enum(['command', 'agent']).default('command'),
+  /** How the member runs: a command line, teamux's own agent, or the Claude Code CLI. */
+  runtime: z.enum(['command', 'agent', 'claude']).default('command'),
 });
 export type Member = z.infer<typeof Member>;
 

@@ -13,7 +13,7 @@ export interface MemberSpec {
   name: string;
   role: string;
   kind: 'lead' | 'teammate';
-  runtime: 'command' | 'agent';
+  runtime: 'command' | 'agent' | 'claude';
   planRequired: boolean;
   planApprover: string | null;
   tools: string[] | null;

@@ -33,6 +33,7 @@ describe('defaults', () => {
       shutdownTimeout: 10,
       scrollback: 5000,
       planApprover: 'human',
+      permissionTimeout: 120,
       lead: {
         name: 'boss',
         role: 'Leads',
