@@ -34,6 +34,8 @@ export interface MemberLaunch {
   args: string[];
   cwd: string;
   env: Record<string, string>;
+  /** Set for a Claude Code member: messages wake it through its pane, and it is ended after approving a shutdown. */
+  cli?: 'claude';
 }
 
 /** Everything the multiplexer is started with. */

@@ -20,6 +20,7 @@ import { TeamStore } from '../store/team.js';
 import type { LayoutName, MainSize } from '../ui/geometry.js';
 import { onePositional, parse, UsageError } from './context.js';
 import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
+import { claudeLaunchOf, prepareClaudeMembers } from './claude-member.js';
 import { claimMuxLock, liveMux } from './mux-lock.js';
 import { startTmuxDemoModel, tmuxHostFor } from './tmux-backend.js';
 import type { Verb } from './verb.js';
@@ -37,6 +38,7 @@ export function launchOf(m: NormalizedMember, layout: NormalizedLayout, teamDir:
     TEAMUX_PLAN_REQUIRED: m.planRequired ? '1' : '0',
     PATH: `${BIN_DIR}${path.delimiter}${m.env.PATH ?? process.env.PATH ?? '/usr/bin:/bin'}`,
   });
+  if (m.claude) return claudeLaunchOf(m, layout, teamDir, path.join(BIN_DIR, 'teamux'), env);
   if (m.agent) {
     const args = [path.join(BIN_DIR, 'teamux'), 'agent', '--as', m.name];
     if (m.agent.model) args.push('--model', m.agent.model);
@@ -174,7 +176,10 @@ export const startVerb: Verb = {
     const keys = keyTableOf(layout, file);
     const backend = (values.backend ?? layout.backend) as 'pty' | 'tmux';
     const teamDir = teamDirOf(layout);
-    const needsModel = [layout.lead, ...layout.teammates].some((m) => m.agent) && !ctx.env.ANTHROPIC_API_KEY;
+    // Claude Code members without a key use the demo model only when the layout brings demo scripts;
+    // otherwise Claude Code signs in its own way.
+    const members = [layout.lead, ...layout.teammates];
+    const needsModel = !ctx.env.ANTHROPIC_API_KEY && (members.some((m) => m.agent) || (members.some((m) => m.claude) && existsSync(demoScriptDir(layout, file))));
     const archived = needsModel ? await archiveDemoRun(teamDir) : null;
     await initTeam(teamDir, teamSpecOf(layout, file));
     const { store, release } = await openForMux(teamDir, backend);
@@ -197,6 +202,7 @@ export const startVerb: Verb = {
         }
         store.log.info(`no ANTHROPIC_API_KEY: agents use the demo model at ${extraEnv.TEAMUX_DEMO_URL} (scripts in ${dir})`);
       }
+      await prepareClaudeMembers(store, layout, path.join(BIN_DIR, 'teamux'), needsModel);
       await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
       const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: needsModel });
       return await mux.run();

@@ -7,7 +7,7 @@ import { accept, refuse, type Outcome, type ProtocolRequest, type RequestType } 
 
 /** A response as it arrives: which kind, from whom, and the verdict. */
 export interface ResponseInput {
-  type: 'shutdown_response' | 'plan_approval_response';
+  type: 'shutdown_response' | 'plan_approval_response' | 'permission_response';
   by: string;
   approve: boolean;
   text: string;
@@ -15,7 +15,7 @@ export interface ResponseInput {
 
 /** The request type a response answers. */
 export function requestTypeOf(response: ResponseInput['type']): RequestType {
-  return response === 'shutdown_response' ? 'shutdown' : 'plan_approval';
+  return response === 'shutdown_response' ? 'shutdown' : response === 'permission_response' ? 'permission' : 'plan_approval';
 }
 
 /** The message type that opens a request of this type. */
@@ -25,7 +25,27 @@ export function requestMessageType(type: RequestType): 'shutdown_request' | 'pla
 
 /** The message type that answers a request of this type. */
 export function responseMessageType(type: RequestType): ResponseInput['type'] {
-  return type === 'shutdown' ? 'shutdown_response' : 'plan_approval_response';
+  return type === 'shutdown' ? 'shutdown_response' : type === 'permission' ? 'permission_response' : 'plan_approval_response';
+}
+
+/** Whether answering a request of this type sends its asker a message (a permission answer goes back to the waiting hook instead). */
+export function answerIsMessaged(type: RequestType): boolean {
+  return type !== 'permission';
+}
+
+/** The one-line body of a permission request: the tool and the gist of its input. */
+export function permissionSummary(tool: string, input: unknown): string {
+  const i = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  const gist = [i['command'], i['file_path'], i['notebook_path'], i['url'], i['pattern']].find((v) => typeof v === 'string') as string | undefined;
+  const text = gist ?? JSON.stringify(input ?? {});
+  return `${tool}: ${text.length > 200 ? `${text.slice(0, 199)}…` : text}`;
+}
+
+/** The asker stops waiting for a pending request (only the asker may, and only while it is pending). */
+export function withdraw(req: ProtocolRequest, by: string, reason: string, now: string): Outcome<ProtocolRequest> {
+  if (req.status !== 'pending') return refuse('not_pending', `request ${req.id} was already ${req.status} by ${req.response?.by ?? 'someone'}`);
+  if (by !== req.from) return refuse('wrong_responder', `request ${req.id} was opened by ${req.from}; ${by} cannot withdraw it`);
+  return accept({ ...req, status: 'withdrawn', resolvedAt: now, response: { by, approve: false, text: reason, at: now } });
 }
 
 /**

@@ -92,9 +92,10 @@ export const Message = z.object({
 });
 export type Message = z.infer<typeof Message>;
 
-export const RequestType = z.enum(['shutdown', 'plan_approval']);
+export const RequestType = z.enum(['shutdown', 'plan_approval', 'permission']);
 export type RequestType = z.infer<typeof RequestType>;
-export const RequestStatus = z.enum(['pending', 'approved', 'rejected']);
+/** `withdrawn`: the asker stopped waiting (a permission request whose hook timed out). */
+export const RequestStatus = z.enum(['pending', 'approved', 'rejected', 'withdrawn']);
 export type RequestStatus = z.infer<typeof RequestStatus>;
 
 export const RequestId = z.string().regex(/^req-[a-z0-9-]{4,64}$/, { message: 'expected a request id like req-…' });
@@ -108,8 +109,10 @@ export const ProtocolRequest = z.object({
   /** Who must answer. */
   to: Name,
   status: RequestStatus,
-  /** The plan text, or the reason for a shutdown. */
+  /** The plan text, the reason for a shutdown, or a one-line summary of a permission asked for. */
   body: z.string().default(''),
+  /** Structured detail: for a permission request, `{ tool, input }` as Claude Code sent them. */
+  payload: z.record(z.string(), z.unknown()).optional(),
   createdAt: z.string(),
   resolvedAt: z.string().nullable().default(null),
   response: z

@@ -19,6 +19,7 @@ export class TeamPaths {
   get transcripts(): string { return path.join(this.dir, 'transcripts'); }
   get events(): string { return path.join(this.dir, 'events.jsonl'); }
   get log(): string { return path.join(this.dir, 'teamux.log'); }
+  get claude(): string { return path.join(this.dir, 'claude'); }
 
   task(id: string): string { return path.join(this.tasks, `${id}.json`); }
   inbox(member: string): string { return path.join(this.inboxes, `${safeName(member)}.jsonl`); }
@@ -28,6 +29,10 @@ export class TeamPaths {
   request(id: string): string { return path.join(this.requests, `${id}.json`); }
   heartbeat(member: string): string { return path.join(this.heartbeats, `${safeName(member)}.json`); }
   transcript(member: string): string { return path.join(this.transcripts, `${safeName(member)}.json`); }
+  /** A Claude Code member's generated files (settings, MCP config, demo HOME). */
+  claudeMember(member: string): string { return path.join(this.claude, safeName(member)); }
+  /** A Claude Code member's activity: state, tokens and cost, as its hooks last saw them. */
+  claudeActivity(member: string): string { return path.join(this.claude, `${safeName(member)}.activity.json`); }
 }
 
 /** The team folder for a team name under a root folder. */

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import { resolve as resolveRequest, type ResponseInput } from '../protocol/requests.js';
+import { resolve as resolveRequest, withdraw as withdrawRequest, type ResponseInput } from '../protocol/requests.js';
 import { accept, refuse, ProtocolRequest, type Outcome, type RequestType } from '../protocol/types.js';
 import { ensureDir, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
 import { withLock } from './lock.js';
@@ -21,11 +21,12 @@ export class RequestBook {
   constructor(private readonly paths: TeamPaths) {}
 
   /** Write a new pending request. */
-  async create(type: RequestType, from: string, to: string, body: string): Promise<ProtocolRequest> {
+  async create(type: RequestType, from: string, to: string, body: string, payload?: Record<string, unknown>): Promise<ProtocolRequest> {
     await ensureDir(this.paths.requests);
     const req: ProtocolRequest = {
       version: 1, id: newRequestId(), type, from, to, status: 'pending', body,
       createdAt: new Date().toISOString(), resolvedAt: null, response: null,
+      ...(payload !== undefined ? { payload } : {}),
     };
     await writeJson(this.paths.request(req.id), req);
     return req;
@@ -62,6 +63,18 @@ export class RequestBook {
     }
     requests.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
     return { requests, problems };
+  }
+
+  /** The asker withdraws a pending request (it stopped waiting); refused once it was answered. */
+  async withdraw(id: string, by: string, reason: string): Promise<Outcome<ProtocolRequest>> {
+    const file = this.paths.request(id);
+    return withLock(file, async () => {
+      const current = await this.get(id);
+      if (!current.ok) return current;
+      const next = withdrawRequest(current.value, by, reason, new Date().toISOString());
+      if (next.ok) await writeJson(file, next.value);
+      return next;
+    });
   }
 
   /** Answer a request; a duplicate or mismatched answer changes nothing and says why. */

@@ -6,7 +6,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { requestMessageType, responseMessageType, type ResponseInput } from '../protocol/requests.js';
+import { answerIsMessaged, permissionSummary, requestMessageType, responseMessageType, type ResponseInput } from '../protocol/requests.js';
 import {
   accept, refuse, TeamConfig, type Member, type MemberStatus, type Message, type Outcome, type ProtocolRequest,
   type RequestType, type Task,
@@ -199,7 +199,7 @@ export class TeamStore {
   }
 
   /** Open a request from `from` to `to` and deliver its *_request message. */
-  async openRequest(type: RequestType, from: string, to: string, body: string): Promise<Outcome<ProtocolRequest>> {
+  async openRequest(type: Exclude<RequestType, 'permission'>, from: string, to: string, body: string): Promise<Outcome<ProtocolRequest>> {
     for (const who of [from, to]) {
       const m = await this.member(who);
       if (!m.ok) return m;
@@ -211,6 +211,24 @@ export class TeamStore {
     return accept(req);
   }
 
+  /** Open a permission request from a Claude Code member (no message: its hook waits on the file). */
+  async openPermission(from: string, to: string, tool: string, input: unknown): Promise<Outcome<ProtocolRequest>> {
+    for (const who of [from, to]) {
+      const m = await this.member(who);
+      if (!m.ok) return m;
+    }
+    const req = await this.requests.create('permission', from, to, permissionSummary(tool, input), { tool, input });
+    await this.events.record('request_opened', { request_id: req.id, requestType: 'permission', from, to, tool });
+    return accept(req);
+  }
+
+  /** The asker stops waiting for its request. */
+  async withdrawRequest(id: string, by: string, reason: string): Promise<Outcome<ProtocolRequest>> {
+    const r = await this.requests.withdraw(id, by, reason);
+    if (r.ok) await this.events.record('request_resolved', { request_id: id, requestType: r.value.type, by, approve: false, withdrawn: true, from: r.value.from });
+    return r;
+  }
+
   /** Answer a request and deliver the *_response message to whoever asked. */
   async answerRequest(id: string, by: string, approve: boolean, text: string, type?: ResponseInput['type']): Promise<Outcome<ProtocolRequest>> {
     const found = await this.requests.get(id);
@@ -219,6 +237,7 @@ export class TeamStore {
     const r = await this.requests.answer(id, { type: responseType, by, approve, text });
     if (!r.ok) return r;
     await this.events.record('request_resolved', { request_id: id, requestType: r.value.type, by, approve, from: r.value.from });
+    if (!answerIsMessaged(r.value.type) || responseType === 'permission_response') return r;
     const payload = r.value.type === 'shutdown' ? { approve, reason: text } : { approve, feedback: text };
     const sent = await this.send({ from: by, to: r.value.from, type: responseType, text, payload, request_id: id });
     if (!sent.ok) return sent;
