@@ -23,6 +23,7 @@ import { Pane, SCROLLBACK_LINES } from './pane.js';
 import { TeamView, type TeamSnapshot } from './team-view.js';
 import { handleInput, flushInput } from './mux-input.js';
 import { watchSpawns } from './spawn-watch.js';
+import { watchClaudeWake } from './claude-wake.js';
 import type { SpawnRequest } from '../protocol/spawn.js';
 
 /** A member as the multiplexer launches it. */
@@ -175,6 +176,11 @@ export class Multiplexer {
         },
       });
       this.cleanups.push(() => spawns.dispose());
+    }
+    const claude = this.opts.members.filter((m) => m.cli === 'claude').map((m) => m.name);
+    if (claude.length > 0) {
+      const wake = await watchClaudeWake(this.opts.store, claude, (name) => this.panes.find((p) => p.name === name && p.life === 'running'));
+      this.cleanups.push(() => wake.dispose());
     }
     this.requestFrame();
     return this.done;
