@@ -24,6 +24,8 @@ import { TeamView, type TeamSnapshot } from './team-view.js';
 import { handleInput, flushInput } from './mux-input.js';
 import { watchSpawns } from './spawn-watch.js';
 import { watchClaudeWake } from './claude-wake.js';
+import { formatTokens, formatUsd } from '../agent/pricing.js';
+import type { ClaudeActivity } from '../store/claude.js';
 import type { SpawnRequest } from '../protocol/spawn.js';
 
 /** A member as the multiplexer launches it. */
@@ -67,6 +69,14 @@ export interface MuxOptions {
 const FRAME_MS = 16;
 const ESC_TIMEOUT_MS = 25;
 const SEPARATOR = style(240);
+
+/** A Claude Code member's state with its tokens and cost: "idle · 28.6k tok · $0.11". */
+function withUsage(state: string, a: ClaudeActivity | undefined): string {
+  const parts = [state];
+  if (a?.tokens) parts.push(`${formatTokens(a.tokens.input + a.tokens.output)} tok`);
+  if (a && a.costUsd !== null) parts.push(formatUsd(a.costUsd));
+  return parts.join(' · ');
+}
 
 /** Break text into lines of at most `width` columns at spaces. */
 function wrapWords(text: string, width: number): string[] {
@@ -367,7 +377,11 @@ export class Multiplexer {
     if (p.life === 'exited') return p.exitText();
     if (p.life === 'starting') return 'starting';
     if (this.notices.has(p.name)) return 'stopping';
-    if (pendingRequests(this.snapshot).some((r) => r.type === 'plan_approval' && r.from === p.name)) return 'waiting for approval';
+    const pending = pendingRequests(this.snapshot);
+    if (pending.some((r) => r.type === 'permission' && r.from === p.name)) return withUsage('waiting for permission', this.snapshot.claude[p.name]);
+    if (pending.some((r) => r.type === 'plan_approval' && r.from === p.name)) return withUsage('waiting for approval', this.snapshot.claude[p.name]);
+    const activity = this.snapshot.claude[p.name];
+    if (activity && activity.state !== 'ended' && activity.state !== 'starting') return withUsage(activity.state, activity);
     const m = this.snapshot.roster.find((x) => x.name === p.name);
     return m && m.status !== 'exited' ? m.status : 'working';
   }
@@ -400,7 +414,7 @@ export class Multiplexer {
   /** Keep the selected request pointing at a pending one. */
   private keepSelection(): void {
     const pending = pendingRequests(this.snapshot);
-    if (!pending.some((r) => r.id === this.selectedRequest)) this.selectedRequest = pending.find((r) => r.type === 'plan_approval')?.id ?? pending[0]?.id ?? null;
+    if (!pending.some((r) => r.id === this.selectedRequest)) this.selectedRequest = pending.find((r) => r.type === 'plan_approval' || r.type === 'permission')?.id ?? pending[0]?.id ?? null;
   }
 
   private setupTerminal(): void {

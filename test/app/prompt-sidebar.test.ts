@@ -35,7 +35,7 @@ const plan: ProtocolRequest = { version: 1, id: 'req-abcd-0001', type: 'plan_app
 
 function snapshot(tasks: Array<Task & { ready: boolean }>): TeamSnapshot {
   return {
-    team: 'demo', roster: [], tasks, requests: [plan], problems: [], generation: 1,
+    team: 'demo', roster: [], tasks, requests: [plan], problems: [], claude: {}, generation: 1,
     traffic: [{ time: NOW, type: 'message_sent', from: 'bob', to: 'lead', messageType: 'result', excerpt: '任务 done' }],
   };
 }
