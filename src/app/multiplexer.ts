@@ -208,6 +208,7 @@ export class Multiplexer {
   private addPane(m: MemberLaunch): Pane {
     const spec: PaneSpec = { id: m.name, command: m.command, args: m.args, cwd: m.cwd, env: m.env, cols: 80, rows: 24 };
     const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, () => this.requestFrame(), (p) => void this.paneExited(p));
+    pane.endsOnApproval = m.cli === 'claude';
     this.panes.push(pane);
     return pane;
   }

@@ -30,6 +30,8 @@ export class Pane {
   scrollMode = false;
   /** A handshake step or other transient note shown in the title. */
   note: string | null = null;
+  /** Claude Code does not exit by itself after approving a shutdown: the handshake ends it. */
+  endsOnApproval = false;
   // replies: a pty pane's emulator answers terminal queries (DA, DSR); under tmux, tmux already
   // does, so only reports the user causes (mouse, focus) are forwarded there
   private readonly answerQueries: boolean;
