@@ -179,7 +179,9 @@ export const startVerb: Verb = {
     // Claude Code members without a key use the demo model only when the layout brings demo scripts;
     // otherwise Claude Code signs in its own way.
     const members = [layout.lead, ...layout.teammates];
-    const needsModel = !ctx.env.ANTHROPIC_API_KEY && (members.some((m) => m.agent) || (members.some((m) => m.claude) && existsSync(demoScriptDir(layout, file))));
+    // A demo model already running (TEAMUX_DEMO_URL given, as the e2e tests do) is used as it is.
+    const givenDemo = ctx.env.TEAMUX_DEMO_URL?.trim() || undefined;
+    const needsModel = !givenDemo && !ctx.env.ANTHROPIC_API_KEY && (members.some((m) => m.agent) || (members.some((m) => m.claude) && existsSync(demoScriptDir(layout, file))));
     const archived = needsModel ? await archiveDemoRun(teamDir) : null;
     await initTeam(teamDir, teamSpecOf(layout, file));
     const { store, release } = await openForMux(teamDir, backend);
@@ -202,9 +204,10 @@ export const startVerb: Verb = {
         }
         store.log.info(`no ANTHROPIC_API_KEY: agents use the demo model at ${extraEnv.TEAMUX_DEMO_URL} (scripts in ${dir})`);
       }
-      await prepareClaudeMembers(store, layout, path.join(BIN_DIR, 'teamux'), needsModel);
+      if (givenDemo) extraEnv.TEAMUX_DEMO_URL = givenDemo;
+      await prepareClaudeMembers(store, layout, path.join(BIN_DIR, 'teamux'), extraEnv.TEAMUX_DEMO_URL !== undefined);
       await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
-      const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: needsModel });
+      const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined });
       return await mux.run();
     } finally {
       await closeDemo?.();
