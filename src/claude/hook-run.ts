@@ -40,6 +40,7 @@ export async function runHook(store: TeamStore, run: HookRun, io: HookIo): Promi
   }
   switch (run.event) {
     case 'Stop': return stop(store, run, io);
+    case 'StopIdle': return stopIdle(store, run);
     case 'PreToolUse': return planGate(store, run, io);
     case 'PermissionRequest': return permission(store, run, io);
     case 'SessionStart':
@@ -81,11 +82,24 @@ async function stop(store: TeamStore, run: HookRun, io: HookIo): Promise<number>
     await updateClaudeActivity(store.paths, member, { state: 'working' });
     return 0;
   }
+  await reportIdle(store, run);
+  return 0;
+}
+
+/** A teammate's turn ended: its result and idle_notification go to the lead; a lead just shows idle. */
+async function reportIdle(store: TeamStore, run: HookRun): Promise<void> {
   const cfg = await store.config();
-  const me = cfg.members.find((m) => m.name === member)!;
+  const me = cfg.members.find((m) => m.name === run.member)!;
   const lead = cfg.members.find((m) => m.kind === 'lead');
-  if (me.kind === 'lead' || !lead) await store.updateMember(member, { status: 'idle' });
-  else await reportCycleEnd(store, member, lead.name, { how: 'done', text: (run.input.last_assistant_message ?? '').trim() });
+  if (me.kind === 'lead' || !lead) await store.updateMember(run.member, { status: 'idle' });
+  else await reportCycleEnd(store, run.member, lead.name, { how: 'done', text: (run.input.last_assistant_message ?? '').trim() });
+}
+
+/** The bookkeeping of a Stop with nothing to deliver, after the fast path let Claude stop (detached). */
+async function stopIdle(store: TeamStore, run: HookRun): Promise<number> {
+  // Idle under the cursor lock: a message that arrived meanwhile is then typed in by the pane wake.
+  await withLock(store.paths.cursor(run.member, run.member), () => updateClaudeActivity(store.paths, run.member, { state: 'idle' }));
+  await reportIdle(store, run);
   return 0;
 }
 
@@ -105,13 +119,13 @@ async function planGate(store: TeamStore, run: HookRun, io: HookIo): Promise<num
 async function permission(store: TeamStore, run: HookRun, io: HookIo): Promise<number> {
   const cfg = await store.config();
   const lead = cfg.members.find((m) => m.kind === 'lead')?.name ?? run.member;
+  await updateClaudeActivity(store.paths, run.member, { state: 'waiting for permission' });
   const opened = await store.openPermission(run.member, lead, run.input.tool_name ?? '(unknown tool)', run.input.tool_input ?? {});
   if (!opened.ok) {
     io.err(`teamux hook: ${opened.message}`);
     return 1;
   }
   const id = opened.value.id;
-  await updateClaudeActivity(store.paths, run.member, { state: 'waiting for permission' });
   const answered = async () => {
     const r = await store.requests.get(id);
     return r.ok && r.value.status !== 'pending' ? r.value : undefined;

@@ -9,6 +9,9 @@ import type { Verb } from './verb.js';
 const USAGE = 'hook EVENT --as NAME [--team-dir DIR] [--permission-timeout SECONDS]   (the hook JSON on stdin)';
 
 async function readStdin(): Promise<string> {
+  // bin/teamux's Stop fast path may have read it already before falling back to here.
+  const { preReadStdin } = await import('../claude/stop-fast.js');
+  if (preReadStdin !== undefined) return preReadStdin;
   if (process.stdin.isTTY) return '';
   const chunks: Buffer[] = [];
   for await (const c of process.stdin as AsyncIterable<Buffer>) chunks.push(c);

@@ -50,12 +50,25 @@ describe('teamux hook', () => {
     expect((await store.mail.unread('amy', 'amy')).messages).toEqual([]);
     expect((await readClaudeActivity(store.paths, 'amy'))?.state).toBe('working');
 
+    // Nothing unread: Claude may stop at once; the bookkeeping follows in a detached process.
     const second = await hook(['Stop', '--as', 'amy', '--team-dir', dir], stopInput('parser built')).done;
     expect(second).toMatchObject({ code: 0, out: '' });
-    const toLead = (await store.mail.unread('lead', 'lead')).messages;
+    const toLead = await waitFor(async () => {
+      const m = (await store.mail.unread('lead', 'lead')).messages;
+      return m.length >= 2 ? m : null;
+    }, 'the result and idle_notification', 20_000);
     expect(toLead.map((m) => [m.type, m.text])).toEqual([['result', 'parser built'], ['idle_notification', 'amy is idle']]);
     expect((await store.member('amy')).ok && (await store.config()).members.find((m) => m.name === 'amy')!.status).toBe('idle');
     expect((await readClaudeActivity(store.paths, 'amy'))?.state).toBe('idle');
+  });
+
+  it('claude.stop-fast-path-falls-back-when-a-message-is-waiting', async () => {
+    const { store, dir } = await team();
+    await store.send({ from: 'lead', to: 'amy', type: 'message', text: 'one more thing' });
+    const r = await hook(['Stop', '--as', 'amy', '--team-dir', dir], stopInput()).done;
+    expect(JSON.parse(r.out).reason).toContain('one more thing');
+    // Handed over, so nothing went to the lead.
+    expect((await store.mail.unread('lead', 'lead')).messages).toEqual([]);
   });
 
   it('claude.pretooluse-denies-mutating-tools-until-the-plan-is-approved', async () => {
