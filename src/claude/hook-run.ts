@@ -132,9 +132,10 @@ async function permission(store: TeamStore, run: HookRun, io: HookIo): Promise<n
   };
   const answer = await waitOnFolder(store.paths.requests, run.permissionTimeoutMs, answered, { only: (f) => f === `${id}.json`, ...(io.signal ? { signal: io.signal } : {}) });
   if (answer && (answer.status === 'approved' || answer.status === 'rejected')) {
-    // Claude Code acts on the answer when the hook exits: nothing slow may follow the print.
-    await updateClaudeActivity(store.paths, run.member, { state: 'working' });
+    // Claude Code acts on the answer when the hook exits, so nothing slow comes first (whoever
+    // answered marked the member working again).
     await io.out(permissionDecision(answer.status === 'approved', answer.response?.text ?? ''));
+    store.log.info(`permission ${id} for ${run.member}: ${answer.status}, handed to Claude Code`);
     return 0;
   }
   const why = io.signal?.aborted ? 'the hook was stopped' : `no answer within ${Math.round(run.permissionTimeoutMs / 1000)}s`;

@@ -6,6 +6,8 @@
  */
 import type { NormalizedLayout, NormalizedMember } from '../config/index.js';
 import { CLAUDE_PROGRAM, findProgram } from '../config/checks.js';
+import { existsSync } from 'node:fs';
+import { defaultKickoff } from '../agent/options.js';
 import { identityBlock, systemPrompt } from '../agent/prompt.js';
 import { claudeArgs, claudeEnv, claudeMcpConfig, claudeSettings, demoClaudeJson, type ClaudeMemberContext } from '../claude/launch.js';
 import type { Member, TeamConfig } from '../protocol/types.js';
@@ -50,4 +52,14 @@ export async function prepareClaudeMembers(store: TeamStore, layout: NormalizedL
     const ctx = contextOf(m, layout, store.dir, teamuxBin);
     await writeClaudeFiles(store.paths, m.name, { settings: claudeSettings(ctx), mcp: claudeMcpConfig(ctx), ...(demo ? { demoClaudeJson: demoClaudeJson(m.cwd) } : {}) });
   }
+}
+
+/**
+ * A Claude Code lead has no kickoff turn of its own (teamux's agent lead gets one): on a team's first
+ * start its inbox gets the same kickoff text, which is typed in once it sits idle at its prompt.
+ */
+export async function kickoffClaudeLead(store: TeamStore, layout: NormalizedLayout): Promise<boolean> {
+  if (!layout.lead.claude || existsSync(store.paths.inbox(layout.lead.name))) return false;
+  const sent = await store.send({ from: layout.lead.name, to: layout.lead.name, type: 'message', text: defaultKickoff(layout.name) });
+  return sent.ok;
 }

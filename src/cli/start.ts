@@ -20,7 +20,7 @@ import { TeamStore } from '../store/team.js';
 import type { LayoutName, MainSize } from '../ui/geometry.js';
 import { onePositional, parse, UsageError } from './context.js';
 import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
-import { claudeLaunchOf, prepareClaudeMembers } from './claude-member.js';
+import { claudeLaunchOf, kickoffClaudeLead, prepareClaudeMembers } from './claude-member.js';
 import { claimMuxLock, liveMux } from './mux-lock.js';
 import { startTmuxDemoModel, tmuxHostFor } from './tmux-backend.js';
 import type { Verb } from './verb.js';
@@ -206,6 +206,7 @@ export const startVerb: Verb = {
       }
       if (givenDemo) extraEnv.TEAMUX_DEMO_URL = givenDemo;
       await prepareClaudeMembers(store, layout, path.join(BIN_DIR, 'teamux'), extraEnv.TEAMUX_DEMO_URL !== undefined);
+      await kickoffClaudeLead(store, layout);
       await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
       const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined });
       return await mux.run();

@@ -11,6 +11,7 @@ import {
   accept, refuse, TeamConfig, type Member, type MemberStatus, type Message, type Outcome, type ProtocolRequest,
   type RequestType, type Task,
 } from '../protocol/types.js';
+import { updateClaudeActivity } from './claude.js';
 import { EventLog } from './events.js';
 import { ensureDir, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
 import { Mailbox, type Outgoing } from './inbox.js';
@@ -237,6 +238,8 @@ export class TeamStore {
     const r = await this.requests.answer(id, { type: responseType, by, approve, text });
     if (!r.ok) return r;
     await this.events.record('request_resolved', { request_id: id, requestType: r.value.type, by, approve, from: r.value.from });
+    // A permission answer goes to the asker's waiting hook; the asker works again from here on.
+    if (r.value.type === 'permission') await updateClaudeActivity(this.paths, r.value.from, { state: 'working' });
     if (!answerIsMessaged(r.value.type) || responseType === 'permission_response') return r;
     const payload = r.value.type === 'shutdown' ? { approve, reason: text } : { approve, feedback: text };
     const sent = await this.send({ from: by, to: r.value.from, type: responseType, text, payload, request_id: id });

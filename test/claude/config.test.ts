@@ -72,3 +72,15 @@ test('claude.layout-unknown-cli-is-named', () => {
   if (r.ok) return;
   expect(formatErrors(r.errors).split(file).join('team.yaml')).toMatch(/^team\.yaml:2:\d+ lead\.agent(\.cli)?: expected cli: claude \(Claude Code\) or cli: teamux .*got "codex"/);
 });
+
+test('claude.example-layout-and-its-demo-scripts-are-valid', async () => {
+  const repo = path.resolve(__dirname, '../..');
+  const r = loadLayout(path.join(repo, 'examples/claude/team.yaml'), { env: { PATH: fakeClaudeDir() } });
+  if (!r.ok) throw new Error(formatErrors(r.errors));
+  expect(r.warnings).toEqual([]);
+  expect([r.layout.lead, ...r.layout.teammates].every((m) => m.claude)).toBe(true);
+  const { loadScriptDir, formatScriptError } = await import('../../src/demo/script.js');
+  const scripts = await loadScriptDir(path.join(repo, 'examples/claude/scripts'));
+  if (!scripts.ok) throw new Error(scripts.errors.map(formatScriptError).join('\n'));
+  expect([...scripts.value.keys()].sort()).toEqual(['amy', 'bob', 'lead']);
+});

@@ -58,7 +58,7 @@ describe('teamux hook', () => {
       return m.length >= 2 ? m : null;
     }, 'the result and idle_notification', 20_000);
     expect(toLead.map((m) => [m.type, m.text])).toEqual([['result', 'parser built'], ['idle_notification', 'amy is idle']]);
-    expect((await store.member('amy')).ok && (await store.config()).members.find((m) => m.name === 'amy')!.status).toBe('idle');
+    await waitFor(async () => (await store.config()).members.find((m) => m.name === 'amy')!.status === 'idle', 'amy shown idle in the roster', 20_000);
     expect((await readClaudeActivity(store.paths, 'amy'))?.state).toBe('idle');
   });
 
