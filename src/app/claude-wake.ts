@@ -2,8 +2,9 @@
  * Waking an idle Claude Code member: a message for it is typed into its pane (bracketed paste, then
  * Enter) only while its hooks report it idle at its prompt, never mid-turn. It takes the same cursor
  * lock as the member's Stop hook, so each message is handed over once, by one of them, and the
- * cursor moves only after the text was written to the pane. Owns one folder watch on the inboxes and
- * one on the activity records, released by dispose().
+ * cursor moves only after the text was written to the pane. Also ends a Claude Code member once it
+ * approved a shutdown (it does not exit by itself). Owns folder watches on the inboxes, the activity
+ * records and the requests, released by dispose().
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { wakeText } from '../claude/hook-answers.js';
@@ -11,6 +12,7 @@ import type { Disposable } from '../host/types.js';
 import { readClaudeActivity, updateClaudeActivity } from '../store/claude.js';
 import { ensureDir } from '../store/fsx.js';
 import { withLock } from '../store/lock.js';
+import { terminate } from './shutdown.js';
 import type { TeamStore } from '../store/team.js';
 
 /** What the wake needs of a pane. */
@@ -40,8 +42,35 @@ export async function wakeIfIdle(store: TeamStore, member: string, target: WakeT
   });
 }
 
+/** What ending a member needs of its pane. */
+export interface EndTarget extends WakeTarget {
+  name: string;
+  waitExit(timeoutMs: number): Promise<boolean>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/**
+ * Claude Code does not exit after approving a shutdown, whoever asked (the lead through its tools, or
+ * the operator): a shutdown request to a running Claude Code member that it approved after its process
+ * started ends the process (SIGTERM, then SIGKILL). Returns the members it ended.
+ */
+export async function endApprovedShutdowns(store: TeamStore, targets: readonly EndTarget[], startedAt: (member: string) => number, graceMs: number): Promise<string[]> {
+  const running = targets.filter((t) => !t.exited());
+  if (running.length === 0) return [];
+  const { requests } = await store.requests.list();
+  const ended: string[] = [];
+  await Promise.all(running.map(async (t) => {
+    const approved = requests.some((r) => r.type === 'shutdown' && r.to === t.name && r.status === 'approved' && Date.parse(r.resolvedAt ?? '') >= startedAt(t.name));
+    if (!approved) return;
+    ended.push(t.name);
+    store.log.info(`${t.name} approved a shutdown request: ending its process`);
+    await terminate(t, () => undefined, graceMs);
+  }));
+  return ended;
+}
+
 /** Watch the team folder and wake the named Claude Code members as messages arrive for them while idle. */
-export async function watchClaudeWake(store: TeamStore, members: readonly string[], targetOf: (member: string) => WakeTarget | undefined): Promise<Disposable> {
+export async function watchClaudeWake(store: TeamStore, members: readonly string[], targetOf: (member: string) => WakeTarget | undefined, end?: { targetOf: (member: string) => EndTarget | undefined; startedAt: (member: string) => number; graceMs: number }): Promise<Disposable> {
   await ensureDir(store.paths.inboxes);
   await ensureDir(store.paths.claude);
   let running = false;
@@ -60,13 +89,19 @@ export async function watchClaudeWake(store: TeamStore, members: readonly string
           if (!target) continue;
           await wakeIfIdle(store, m, target).catch((err: unknown) => store.log.warn(`waking ${m} failed: ${(err as Error).message}`));
         }
+        if (end) {
+          const targets = members.map((m) => end.targetOf(m)).filter((t): t is EndTarget => t !== undefined);
+          // Not awaited: ending takes up to the grace period, and waking the others must not wait for it.
+          void endApprovedShutdowns(store, targets, end.startedAt, end.graceMs).catch((err: unknown) => store.log.warn(`ending a member failed: ${(err as Error).message}`));
+        }
       } while (again);
     } finally {
       running = false;
     }
   };
   const watchers: FSWatcher[] = [];
-  for (const dir of [store.paths.inboxes, store.paths.claude]) {
+  await ensureDir(store.paths.requests);
+  for (const dir of [store.paths.inboxes, store.paths.claude, store.paths.requests]) {
     const w = watch(dir, (_e, file) => {
       if (file === null || !/\.(lock|tmp)$|\.lock\//.test(file)) void check();
     });

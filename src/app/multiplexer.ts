@@ -189,7 +189,8 @@ export class Multiplexer {
     }
     const claude = this.opts.members.filter((m) => m.cli === 'claude').map((m) => m.name);
     if (claude.length > 0) {
-      const wake = await watchClaudeWake(this.opts.store, claude, (name) => this.panes.find((p) => p.name === name && p.life === 'running'));
+      const running = (name: string): Pane | undefined => this.panes.find((p) => p.name === name && p.life === 'running');
+      const wake = await watchClaudeWake(this.opts.store, claude, running, { targetOf: running, startedAt: (name) => this.panes.find((p) => p.name === name)?.startedAt ?? Date.now(), graceMs: this.opts.shutdownTimeoutMs });
       this.cleanups.push(() => wake.dispose());
     }
     this.requestFrame();

@@ -45,7 +45,7 @@ describe.skipIf(!CLAUDE || !MCP)('examples/claude (real binary, e2e in tmux)', (
     expect(existsSync(path.join(root, 'claude-demo', 'design.md'))).toBe(false);
     await d.keys('C-a', 'a');
     await waitFor(() => existsSync(path.join(root, 'claude-demo', 'design.md')), 'the design note written after approval', 120_000, 100);
-    await d.waitFor(/permission bob→lead: Bash: ls -l claude-demo/, "bob's permission request", 120_000);
+    await d.waitFor(/permission bob→lead: Bash: touch claude-demo/, "bob's permission request", 120_000);
     await d.keys('C-a', 'a');
     const done = await waitFor(async () => {
       const t = (await store!.tasks.snapshot()).tasks;
@@ -53,6 +53,7 @@ describe.skipIf(!CLAUDE || !MCP)('examples/claude (real binary, e2e in tmux)', (
     }, 'both tasks completed', 120_000, 200);
     expect(done.map((t) => t.result)).toEqual(['claude-demo/design.md', 'claude-demo/design.md is there']);
     expect(readFileSync(path.join(root, 'claude-demo', 'design.md'), 'utf8')).toContain('A parser for key = value lines.');
+    expect(existsSync(path.join(root, 'claude-demo', 'checked'))).toBe(true);
     // The handshake: both teammates approved with respond_shutdown, and teamux ended them.
     await waitFor(async () => (await store!.roster()).filter((m) => m.kind === 'teammate').every((m) => m.reportedStatus === 'exited'), 'the teammates ended by the handshake', 120_000, 200);
     const shutdowns = (await store.requests.list()).requests.filter((r) => r.type === 'shutdown');
