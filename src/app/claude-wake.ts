@@ -23,8 +23,9 @@ export interface WakeTarget {
 
 /** Bracketed paste around `text`, then Enter: Claude Code takes it as one prompt, newlines and all. */
 export function pasteAndSubmit(text: string): string {
-  // The text cannot end the paste early.
-  return `\x1b[200~${text.replaceAll('\x1b[201~', '')}\x1b[201~\r`;
+  // A teammate's text cannot end the paste early, press keys or send escape sequences: control
+  // characters other than newline and tab are dropped.
+  return `\x1b[200~${text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, '')}\x1b[201~\r`;
 }
 
 /** Hand unread messages to `member` through its pane if it is idle; true when something was typed. */
