@@ -9,6 +9,7 @@
 import type { NormalizedClaude } from '../config/normalize.js';
 import type { ClaudePermissionMode } from '../config/schema.js';
 import { shellQuote } from '../host/tmux/quote.js';
+import { mcpClientConfig, type McpClientConfig } from '../mcp/config.js';
 
 /** The hook events teamux listens to, as Claude Code names them. */
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'Notification', 'Stop', 'SessionEnd'] as const;
@@ -55,18 +56,9 @@ export function claudeSettings(ctx: ClaudeMemberContext): Record<string, unknown
   };
 }
 
-/** The MCP config passed with --mcp-config: the team's `teamux mcp` server, speaking as this member. */
-export function claudeMcpConfig(ctx: ClaudeMemberContext): Record<string, unknown> {
-  return {
-    mcpServers: {
-      teamux: {
-        type: 'stdio',
-        command: ctx.node,
-        args: [ctx.teamuxBin, 'mcp', '--as', ctx.member, '--team-dir', ctx.teamDir],
-        env: { TEAMUX_TEAM_DIR: ctx.teamDir, TEAMUX_MEMBER: ctx.member },
-      },
-    },
-  };
+/** The MCP config passed with --mcp-config: the team's `teamux mcp` server, speaking as this member (the same file `mcp: true` members get). */
+export function claudeMcpConfig(ctx: ClaudeMemberContext): McpClientConfig {
+  return mcpClientConfig(ctx.teamDir, ctx.member, ctx.teamuxBin);
 }
 
 /** Claude Code's name for a layout permission mode (its interactive default is `auto`; ours is the classic prompt). */

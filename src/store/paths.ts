@@ -20,6 +20,7 @@ export class TeamPaths {
   get events(): string { return path.join(this.dir, 'events.jsonl'); }
   get log(): string { return path.join(this.dir, 'teamux.log'); }
   get claude(): string { return path.join(this.dir, 'claude'); }
+  get mcpConfigs(): string { return path.join(this.dir, 'mcp'); }
 
   task(id: string): string { return path.join(this.tasks, `${id}.json`); }
   inbox(member: string): string { return path.join(this.inboxes, `${safeName(member)}.jsonl`); }
@@ -33,6 +34,8 @@ export class TeamPaths {
   claudeMember(member: string): string { return path.join(this.claude, safeName(member)); }
   /** A Claude Code member's activity: state, tokens and cost, as its hooks last saw them. */
   claudeActivity(member: string): string { return path.join(this.claude, `${safeName(member)}.activity.json`); }
+  /** The ready MCP client config of a member with `mcp: true`. */
+  mcpConfig(member: string): string { return path.join(this.mcpConfigs, `${safeName(member)}.json`); }
 }
 
 /** The team folder for a team name under a root folder. */
