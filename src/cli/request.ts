@@ -20,6 +20,12 @@ async function answer(ctx: Parameters<SubVerb['run']>[0], argv: string[], approv
   const req = await store.requests.get(id);
   if (!req.ok) return report(ctx, values.json, req, () => '');
   const by = values.as ?? req.value.to;
+  // A Claude Code member's permission request: the answer goes to its waiting hook (the operator's
+  // call, so no op of a member's tool set answers it).
+  if (req.value.type === 'permission') {
+    const p = await store.answerRequest(id, by, approve, text || (approve ? 'allowed' : ''));
+    return report(ctx, values.json, p, (q) => `permission request ${q.id} from ${q.from}: ${q.status}`);
+  }
   const r = await runAs(store, by, (octx): Promise<Outcome<ProtocolRequest>> => {
     if (req.value.type === 'shutdown') return respondShutdown.run({ request_id: id, approve, reason: text }, octx).then((a) => (a.ok ? accept(a.value.request) : a));
     return approve ? approvePlan.run({ request_id: id, feedback: text }, octx) : rejectPlan.run({ request_id: id, feedback: text }, octx);
