@@ -46,6 +46,7 @@ export async function wakeIfIdle(store: TeamStore, member: string, target: WakeT
 /** What ending a member needs of its pane. */
 export interface EndTarget extends WakeTarget {
   name: string;
+  speaksProtocol: boolean;
   waitExit(timeoutMs: number): Promise<boolean>;
   kill(signal: NodeJS.Signals): void;
 }

@@ -10,6 +10,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { PaneHost, PaneProcess, PaneSpec } from '../host/types.js';
 import { InputTokenizer } from '../keys/input.js';
 import type { KeyMode, KeyTable } from '../keys/keymap.js';
+import { memberState } from '../protocol/members.js';
 import type { TeamStore } from '../store/team.js';
 import { helpRows, statusRow, titleRow } from '../ui/chrome.js';
 import { innerSize, screenLayout, type LayoutName, type MainSize, type Rect, type ScreenLayout } from '../ui/geometry.js';
@@ -33,6 +34,8 @@ export interface MemberLaunch {
   name: string;
   role: string;
   isLead: boolean;
+  /** Answers shutdown requests; a member that does not is hung up on (SIGHUP) when it is closed. */
+  speaksProtocol: boolean;
   command: string;
   args: string[];
   cwd: string;
@@ -210,6 +213,7 @@ export class Multiplexer {
     const spec: PaneSpec = { id: m.name, command: m.command, args: m.args, cwd: m.cwd, env: m.env, cols: 80, rows: 24 };
     const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, () => this.requestFrame(), (p) => void this.paneExited(p));
     pane.endsOnApproval = m.cli === 'claude';
+    pane.speaksProtocol = m.speaksProtocol;
     this.panes.push(pane);
     return pane;
   }
@@ -379,13 +383,14 @@ export class Multiplexer {
     if (p.life === 'exited') return p.exitText();
     if (p.life === 'starting') return 'starting';
     if (this.notices.has(p.name)) return 'stopping';
-    const pending = pendingRequests(this.snapshot);
-    if (pending.some((r) => r.type === 'permission' && r.from === p.name)) return withUsage('waiting for permission', this.snapshot.claude[p.name]);
-    if (pending.some((r) => r.type === 'plan_approval' && r.from === p.name)) return withUsage('waiting for approval', this.snapshot.claude[p.name]);
-    const activity = this.snapshot.claude[p.name];
-    if (activity && activity.state !== 'ended' && activity.state !== 'starting') return withUsage(activity.state, activity);
+    // The process is running, so a roster that says exited (pid not recorded yet) means working.
     const m = this.snapshot.roster.find((x) => x.name === p.name);
-    return m && m.status !== 'exited' ? m.status : 'working';
+    const state = memberState(p.name, m && m.reportedStatus !== 'exited' ? m.reportedStatus : 'working', this.snapshot.requests);
+    const activity = this.snapshot.claude[p.name];
+    if (!activity) return state;
+    // A Claude Code member's own hooks know better than the roster whether it works or waits at a prompt.
+    const live = (state === 'working' || state === 'idle') && activity.state !== 'ended' && activity.state !== 'starting' ? activity.state : state;
+    return withUsage(live, activity);
   }
 
   private statusInfo(): Parameters<typeof statusRow>[0] {

@@ -42,7 +42,7 @@ export function claudeLaunchOf(m: NormalizedMember, layout: NormalizedLayout, te
   const args = claudeArgs(opts, files, systemPrompt(identityBlock(team, me, m.cwd, 'claude'), null));
   // The binary as validate found it on the member's PATH (a pane host does not search PATH itself).
   const found = findProgram(CLAUDE_PROGRAM, m.cwd, runEnv.PATH ?? '');
-  return { name: m.name, role: m.role, isLead: m.isLead, command: found.ok ? found.file : CLAUDE_PROGRAM, args, cwd: m.cwd, env: runEnv, cli: 'claude' };
+  return { name: m.name, role: m.role, isLead: m.isLead, speaksProtocol: true, command: found.ok ? found.file : CLAUDE_PROGRAM, args, cwd: m.cwd, env: runEnv, cli: 'claude' };
 }
 
 /** Write every Claude Code member's settings and MCP config into the team folder (and demo HOMEs). */

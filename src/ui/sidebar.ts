@@ -3,6 +3,7 @@
  * a TeamSnapshot. Pure: (snapshot, size, selection) → rows. Each section gets a share of the height;
  * a board of 1000 tasks shows counts per status and as many rows as fit, in-progress first.
  */
+import { memberState } from '../protocol/members.js';
 import type { ProtocolRequest, TeamEvent } from '../protocol/types.js';
 import type { TaskRow, TeamSnapshot } from '../app/team-view.js';
 import { C, fit, style, textWidth, type Row } from './text.js';
@@ -136,8 +137,8 @@ export function renderSidebar(s: TeamSnapshot, o: SidebarOptions): Row[] {
   const rows: Row[] = [];
   const members = s.roster.map((m) => {
     const cost = s.claude[m.name]?.costUsd;
-    return `${m.name}:${m.reportedStatus}${typeof cost === 'number' ? ` $${cost.toFixed(2)}` : ''}`;
-  }).join(' ');
+    return `${m.name}:${memberState(m.name, m.reportedStatus, s.requests)}${typeof cost === 'number' ? ` $${cost.toFixed(2)}` : ''}`;
+  }).join(', ');
   rows.push([{ text: fit(`teamux · ${s.team}`, o.width), attr: style(C.cyan, C.default, { bold: true }) }]);
   rows.push([{ text: fit(members, o.width), attr: DIM }]);
   const left = o.height - rows.length;

@@ -17,7 +17,7 @@ function fakeClaude(heeds: NodeJS.Signals[]): ShutdownTarget & { signals: NodeJS
   const waiters: Array<() => void> = [];
   const signals: NodeJS.Signals[] = [];
   return {
-    name: 'amy', endsOnApproval: true, signals,
+    name: 'amy', endsOnApproval: true, speaksProtocol: true, signals,
     exited: () => exited,
     kill(signal) {
       signals.push(signal);
