@@ -73,7 +73,15 @@ describe.skipIf(!CLAUDE)('Claude Code members (real binary, e2e in tmux)', () =>
       const cfg = await TeamStore.open(path.join(tmp.dir, '.teamux', 'cce')).then((r) => (r.ok ? r.store.config() : null)).catch(() => null);
       const pids = (cfg?.members ?? []).map((m) => m.pid).filter((p): p is number => p !== null);
       await waitFor(() => pids.every((p) => !pidAlive(p)), 'the member processes to exit', 30_000, 50).catch(() => undefined);
-      rmSync(tmp.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      // Hooks still finishing (SessionEnd, the detached Stop bookkeeping) may write a moment longer.
+      await waitFor(() => {
+        try {
+          rmSync(tmp.dir, { recursive: true, force: true });
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'the test folder removed', 30_000, 200);
     });
     const root = tmp.dir;
     const layout = path.join(root, 'team.yaml');

@@ -29,7 +29,15 @@ describe.skipIf(!CLAUDE || !MCP)('examples/claude (real binary, e2e in tmux)', (
     cleanups.push(async () => {
       const pids = ((await store?.config().catch(() => null))?.members ?? []).map((m) => m.pid).filter((p): p is number => p !== null);
       await waitFor(() => pids.every((p) => { try { process.kill(p, 0); return false; } catch { return true; } }), 'member processes to exit', 30_000, 50).catch(() => undefined);
-      rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      // Hooks still finishing (SessionEnd, the detached Stop bookkeeping) may write a moment longer.
+      await waitFor(() => {
+        try {
+          rmSync(root, { recursive: true, force: true });
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'the test folder removed', 30_000, 200);
     });
     const pathDir = claudeOnPath(root, CLAUDE!);
     const user = userHome(root);

@@ -28,7 +28,7 @@ describe('sidebar with Claude Code members', () => {
   it('claude.sidebar-shows-a-selected-permission-request-in-full', () => {
     const rows = renderSidebar(snapshot([perm]), { width: 30, height: 30, sections: ['task_board', 'mailbox', 'requests'], selectedRequest: perm.id, notices: [] });
     const text = rows.map(rowText);
-    expect(text[1]).toContain('amy:working $0.12');
+    expect(text[1]).toMatch(/^amy:waiting for permission/);
     expect(text.some((l) => l.startsWith('▶permission amy→lead: Bash'))).toBe(true);
     const detail = text.join('\n');
     expect(detail).toContain('tool: Bash');
@@ -45,6 +45,7 @@ describe('sidebar with Claude Code members', () => {
     const done: ProtocolRequest = { ...perm, id: 'req-abcd-0003', status: 'rejected', response: { by: 'lead', approve: false, text: 'not now', at: NOW } };
     const text = renderSidebar(snapshot([perm, done]), { width: 40, height: 30, sections: ['requests'], selectedRequest: null, notices: [] }).map(rowText);
     expect(text.filter((l) => l.includes('tool: Bash'))).toEqual([]);
+    expect(text[1]).toBe('amy:waiting for permission $0.12');
     expect(text).toContain(' permission amy: rejected — not now');
   });
 });
