@@ -10,6 +10,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { didYouMean } from '../config/suggest.js';
 import type { OpContext } from '../ops/op.js';
 import { accept, refuse, type Outcome } from '../protocol/types.js';
+import { MAX_MESSAGE_BYTES } from '../store/inbox.js';
 import { TeamStore } from '../store/team.js';
 
 export const EXIT_OK = 0;
@@ -22,6 +23,8 @@ export interface CliContext {
   err: (text: string) => void;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** All of standard input as text (for `-` arguments); absent where there is none. */
+  stdin?: () => Promise<string>;
 }
 
 /** A user error: what is wrong and how to fix it. */
@@ -100,6 +103,7 @@ export async function openTeam(ctx: CliContext, flag: string | undefined, who = 
   const dir = resolveTeamDir(ctx, flag);
   const r = await TeamStore.open(dir, who);
   if (!r.ok) throw new UsageError(r.error.message, r.error.hint);
+  for (const w of r.warnings) ctx.err(`teamux: warning: ${w}`);
   return r.store;
 }
 
@@ -116,6 +120,25 @@ export function actingAs(ctx: CliContext, value: string | undefined, flag = '--a
   const who = value ?? ctx.env.TEAMUX_MEMBER;
   if (!who) throw new UsageError(`say who is acting with ${flag} NAME`, 'or run inside a teamux pane, where TEAMUX_MEMBER is set');
   return who;
+}
+
+/**
+ * The text of a message from its positionals: the words joined, or standard input for a lone `-`
+ * (one trailing newline dropped), so a message longer than a command line allows can be sent.
+ */
+export async function messageText(ctx: CliContext, positionals: string[], usage: string): Promise<string> {
+  let text = positionals.join(' ');
+  if (positionals.length === 1 && positionals[0] === '-') {
+    if (!ctx.stdin) throw new UsageError('cannot read the message from standard input here', `usage: ${usage}`);
+    text = (await ctx.stdin()).replace(/\r?\n$/, '');
+  }
+  if (!text) throw new UsageError('missing message text', `usage: ${usage}`);
+  // The limit is on the stored line; leave room for the JSON around the text.
+  const size = Buffer.byteLength(JSON.stringify(text));
+  if (size > MAX_MESSAGE_BYTES - 4096) {
+    throw new UsageError(`the message is ${size} bytes; a message can be at most about ${Math.floor(MAX_MESSAGE_BYTES / 1024)} KiB`, 'put large content in a file in the project and send its path');
+  }
+  return text;
 }
 
 /** Exactly one positional argument, or a UsageError. */

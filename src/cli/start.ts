@@ -178,12 +178,13 @@ export const startVerb: Verb = {
     const keys = keyTableOf(layout, file);
     const backend = (values.backend ?? layout.backend) as 'pty' | 'tmux';
     const teamDir = teamDirOf(layout);
+    const hasKey = Boolean(ctx.env.ANTHROPIC_API_KEY || ctx.env.TEAMUX_API_KEY_FILE || ctx.env.TEAMUX_API_KEY_COMMAND || layout.apiKey);
     // Claude Code members without a key use the demo model only when the layout brings demo scripts;
     // otherwise Claude Code signs in its own way.
     const members = [layout.lead, ...layout.teammates];
     // A demo model already running (TEAMUX_DEMO_URL given, as the e2e tests do) is used as it is.
     const givenDemo = ctx.env.TEAMUX_DEMO_URL?.trim() || undefined;
-    const needsModel = !givenDemo && !ctx.env.ANTHROPIC_API_KEY && (members.some((m) => m.agent) || (members.some((m) => m.claude) && existsSync(demoScriptDir(layout, file))));
+    const needsModel = !givenDemo && !hasKey && (members.some((m) => m.agent) || (members.some((m) => m.claude) && existsSync(demoScriptDir(layout, file))));
     const archived = needsModel ? await archiveDemoRun(teamDir) : null;
     await initTeam(teamDir, teamSpecOf(layout, file));
     const { store, release } = await openForMux(teamDir, backend);

@@ -213,6 +213,20 @@ const Hooks = z.strictObject({
   on_shutdown: HookCommands.optional().meta({ description: 'Shell commands run in root after the team stops.' }),
 });
 
+/**
+ * Where teamux's agents get the API key without it being in any member's environment: a file read,
+ * or a command run (its first line of output), by each agent process at start.
+ */
+const ApiKey = z
+  .union(
+    [
+      z.strictObject({ file: z.string().min(1).meta({ description: 'A file holding the key (relative to root; ~ expands). Keep it mode 600.' }) }),
+      z.strictObject({ command: z.string().min(1).meta({ description: 'A shell command that prints the key, like "pass show anthropic".' }) }),
+    ],
+    { error: (iss) => `expected { file: PATH } or { command: "…" }, got ${describeValue(iss.input)}` },
+  )
+  .meta({ description: 'Give agents the API key from a file or a command instead of ANTHROPIC_API_KEY, so it is in no process environment.' });
+
 /** The whole layout file. */
 export const LayoutSchema = z
   .strictObject({
@@ -238,6 +252,7 @@ export const LayoutSchema = z
       })
       .default([]),
     hooks: Hooks.default({}),
+    api_key: ApiKey.optional(),
   })
   .superRefine(
     (layout, ctx) => {

@@ -3,10 +3,9 @@
  * members). The sidebar's mailbox traffic and any audit read it; nothing ever rewrites it.
  * EventTail owns a reader's byte offset into the log, so a watcher reads each appended line once.
  */
-import { promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { EventType, TeamEvent } from '../protocol/types.js';
-import { appendLine, type FileProblem } from './fsx.js';
+import { appendLine, openForRead, readText, type FileProblem } from './fsx.js';
 
 /** The team's event log. */
 export class EventLog {
@@ -20,13 +19,8 @@ export class EventLog {
 
   /** Read events, optionally only the last `limit`; bad lines are reported and skipped. */
   async read(limit?: number): Promise<{ events: TeamEvent[]; problems: FileProblem[] }> {
-    let text: string;
-    try {
-      text = await fsp.readFile(this.file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], problems: [] };
-      throw err;
-    }
+    const text = await readText(this.file);
+    if (text === undefined) return { events: [], problems: [] };
     const lines = text.split('\n');
     // The last piece is empty, or a line still being written: not complete yet.
     lines.pop();
@@ -67,7 +61,7 @@ export class EventTail {
   async readNew(): Promise<{ events: TeamEvent[]; problems: FileProblem[] }> {
     let fh: FileHandle;
     try {
-      fh = await fsp.open(this.file, 'r');
+      fh = await openForRead(this.file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], problems: [] };
       throw err;
