@@ -16,6 +16,7 @@ import xtermHeadless from '@xterm/headless';
 import type { IDisposable, Terminal as XtermTerminal } from '@xterm/headless';
 import { CellReader, type Cell } from './cells.js';
 import { installSequenceLimits, WorkMeter } from './limits.js';
+import { teamuxUnicode, UNICODE_VERSION } from './width.js';
 import {
   capCombiningMarks,
   isCursorHidden,
@@ -101,6 +102,9 @@ export class PaneTerminal implements Disposable {
       allowProposedApi: true,
       logLevel: 'off',
     });
+    // cell widths come from the one width function the chrome also measures with (width.ts)
+    this.term.unicode.register(teamuxUnicode);
+    this.term.unicode.activeVersion = UNICODE_VERSION;
     for (const limit of installSequenceLimits(this.term, this.meter)) this.subscriptions.push(limit);
     capCombiningMarks(this.term);
     this.reader = new CellReader(this.term.buffer.active.getNullCell());
