@@ -15,6 +15,7 @@
 import xtermHeadless from '@xterm/headless';
 import type { IDisposable, Terminal as XtermTerminal } from '@xterm/headless';
 import { CellReader, type Cell } from './cells.js';
+import { REPORT_WINDOW_OPTIONS, TerminalAnswers, type CellPixels, type TerminalColors } from './answers.js';
 import { installSequenceLimits, WorkMeter } from './limits.js';
 import { teamuxUnicode, UNICODE_VERSION } from './width.js';
 import {
@@ -75,6 +76,10 @@ export interface PaneTerminalOptions {
   rows: number;
   /** Lines of history kept above the screen; default 5000. */
   scrollback?: number;
+  /** Colours reported to OSC 10/11/12 queries (the outer terminal's or a theme); default answers.ts's. */
+  colors?: TerminalColors;
+  /** Cell size reported to CSI 14 t / 16 t; default 8x16. */
+  cellPixels?: CellPixels;
 }
 
 /** A reply the emulator wants sent to the process; binary replies are one byte per char (X10 mouse). */
@@ -90,6 +95,8 @@ export class PaneTerminal implements Disposable {
   private readonly replyListeners = new Set<ReplyListener>();
   // costly escape sequences charge this; it pauses the parser for a turn of the event loop
   private readonly meter = new WorkMeter();
+  /** What the pane answers to size and colour queries; the owner may update colours and cell size. */
+  readonly answers: TerminalAnswers;
   // flow control: bytes handed to write() whose parse callback has not fired yet
   private pending = 0;
   private disposed = false;
@@ -101,12 +108,15 @@ export class PaneTerminal implements Disposable {
       scrollback: options.scrollback ?? 5000,
       allowProposedApi: true,
       logLevel: 'off',
+      windowOptions: { ...REPORT_WINDOW_OPTIONS },
     });
+    this.answers = new TerminalAnswers(options.colors, options.cellPixels);
     // cell widths come from the one width function the chrome also measures with (width.ts)
     this.term.unicode.register(teamuxUnicode);
     this.term.unicode.activeVersion = UNICODE_VERSION;
     for (const limit of installSequenceLimits(this.term, this.meter)) this.subscriptions.push(limit);
     capCombiningMarks(this.term);
+    for (const handler of this.answers.install(this.term, this.meter, (data) => this.emitReply(data, false))) this.subscriptions.push(handler);
     this.reader = new CellReader(this.term.buffer.active.getNullCell());
     this.track(this.term.onData((data) => this.emitReply(data, false)));
     this.track(this.term.onBinary((data) => this.emitReply(data, true)));

@@ -1,0 +1,139 @@
+/**
+ * Answers to the queries a program sends its terminal that xterm's headless core leaves unanswered:
+ * the report-only window operations (XTWINOPS `CSI 14/16/18/19 t`: sizes in pixels and characters)
+ * and the dynamic colour queries (`OSC 10/11/12 ; ?`: foreground, background, cursor colour). This
+ * file owns the colours and cell size a pane reports: the ones it was given (the outer terminal's,
+ * or a layout's theme), a colour the program itself set since, else stated defaults. Window
+ * operations that would change the outer window are never answered or acted on. Every answer goes
+ * through the reply callback of the pane that asked, and each charges the work meter, so a flood of
+ * queries pauses the parser like any costly sequence.
+ */
+
+import type { IDisposable, Terminal } from '@xterm/headless';
+import type { WorkMeter } from './limits.js';
+import { registerParamsHook } from './xterm-internals.js';
+
+/** An sRGB colour, 0..255 per channel. */
+export interface Rgb {
+  r: number;
+  g: number;
+  b: number;
+}
+
+/** The colours a pane reports for OSC 10, 11 and 12. */
+export interface TerminalColors {
+  foreground: Rgb;
+  background: Rgb;
+  cursor: Rgb;
+}
+
+/** A cell's size in pixels, for CSI 14 t and CSI 16 t. */
+export interface CellPixels {
+  width: number;
+  height: number;
+}
+
+/** Reported when nothing better is known: light grey on black, a VGA-like 8x16 cell. */
+export const DEFAULT_COLORS: TerminalColors = {
+  foreground: { r: 0xe5, g: 0xe5, b: 0xe5 },
+  background: { r: 0, g: 0, b: 0 },
+  cursor: { r: 0xe5, g: 0xe5, b: 0xe5 },
+};
+export const DEFAULT_CELL_PIXELS: CellPixels = { width: 8, height: 16 };
+
+const SLOTS = ['foreground', 'background', 'cursor'] as const;
+
+/** `rgb:rrrr/gggg/bbbb`, the form xterm answers colour queries in. */
+export function xColor(c: Rgb): string {
+  const hex = (v: number): string => (v & 0xff).toString(16).padStart(2, '0').repeat(2);
+  return `rgb:${hex(c.r)}/${hex(c.g)}/${hex(c.b)}`;
+}
+
+/** Parse `#rgb`, `#rrggbb`, `#rrrrggggbbbb` or `rgb:r/g/b` (1-4 hex digits each); null if not one. */
+export function parseXColor(spec: string): Rgb | null {
+  const s = spec.trim();
+  const scale = (h: string): number => Math.round((parseInt(h, 16) / (16 ** h.length - 1)) * 255);
+  const hash = /^#([0-9a-f]+)$/i.exec(s);
+  if (hash && [3, 6, 9, 12].includes(hash[1]!.length)) {
+    const n = hash[1]!.length / 3;
+    const parts = [0, 1, 2].map((i) => hash[1]!.slice(i * n, (i + 1) * n));
+    return { r: scale(parts[0]!), g: scale(parts[1]!), b: scale(parts[2]!) };
+  }
+  const rgb = /^rgb:([0-9a-f]{1,4})\/([0-9a-f]{1,4})\/([0-9a-f]{1,4})$/i.exec(s);
+  if (rgb) return { r: scale(rgb[1]!), g: scale(rgb[2]!), b: scale(rgb[3]!) };
+  return null;
+}
+
+/** What a pane answers with; the owner may update it (the outer terminal's colours, a resize of its cells). */
+export class TerminalAnswers {
+  // given by the owner
+  private given: TerminalColors;
+  cellPixels: CellPixels;
+  // set by the program (OSC 10/11/12 with a colour), cleared by OSC 110/111/112
+  private readonly set: Partial<TerminalColors> = {};
+
+  constructor(colors: TerminalColors = DEFAULT_COLORS, cellPixels: CellPixels = DEFAULT_CELL_PIXELS) {
+    this.given = colors;
+    this.cellPixels = cellPixels;
+  }
+
+  /** Replace the colours reported when the program has not set its own. */
+  setColors(colors: TerminalColors): void {
+    this.given = colors;
+  }
+
+  /** The colour reported for a slot now. */
+  color(slot: keyof TerminalColors): Rgb {
+    return this.set[slot] ?? this.given[slot];
+  }
+
+  /**
+   * Answer on term: `reply` sends bytes to the pane's process. Returns the handlers to dispose.
+   * xterm only passes `CSI t` to handlers for the operations its windowOptions allow, so the
+   * terminal must allow exactly the report operations (see REPORT_WINDOW_OPTIONS).
+   */
+  install(term: Terminal, meter: WorkMeter, reply: (data: string) => void): IDisposable[] {
+    const out: IDisposable[] = [];
+    const windowOps = registerParamsHook(term, { final: 't' }, (params) => {
+      const op = params.length > 0 ? params.params[0]! : 0;
+      const { width, height } = this.cellPixels;
+      if (op === 18) reply(`\x1b[8;${term.rows};${term.cols}t`);
+      else if (op === 19) reply(`\x1b[9;${term.rows};${term.cols}t`);
+      else if (op === 14) reply(`\x1b[4;${term.rows * height};${term.cols * width}t`);
+      else if (op === 16) reply(`\x1b[6;${height};${width}t`);
+      else return true;
+      // handled here (true), after a pause if the meter asks for one
+      const pause = meter.charge(term.cols);
+      return pause === false ? true : pause.then(() => true);
+    });
+    if (windowOps) out.push(windowOps);
+    SLOTS.forEach((_, first) => {
+      out.push(term.parser.registerOscHandler(10 + first, (data) => {
+        // `OSC 10 ; ? ; ?` asks for 10 then 11: each slot moves to the next colour
+        data.split(';').forEach((value, i) => {
+          const slot = SLOTS[first + i];
+          if (!slot) return;
+          if (value === '?') reply(`\x1b]${10 + first + i};${xColor(this.color(slot))}\x1b\\`);
+          else {
+            const parsed = parseXColor(value);
+            if (parsed) this.set[slot] = parsed;
+          }
+        });
+        return true;
+      }));
+      out.push(term.parser.registerOscHandler(110 + first, () => {
+        delete this.set[SLOTS[first]!];
+        return true;
+      }));
+    });
+    return out;
+  }
+}
+
+/** The xterm windowOptions that let report-only operations reach the handlers; nothing that changes a window. */
+export const REPORT_WINDOW_OPTIONS = {
+  getWinSizePixels: true,
+  getCellSizePixels: true,
+  getWinSizeChars: true,
+  getScreenSizeChars: true,
+} as const;
