@@ -6,12 +6,14 @@
  * or a layout's theme), a colour the program itself set since, else stated defaults. Window
  * operations that would change the outer window are never answered or acted on. Every answer goes
  * through the reply callback of the pane that asked, and each charges the work meter, so a flood of
- * queries pauses the parser like any costly sequence.
+ * queries pauses the parser like any costly sequence. DECRQCRA (`CSI Pid;Pp;Pt;Pl;Pb;Pr * y`)
+ * answers the checksum of a rectangle of the pane's own screen, as a VT420 does: the negated 16-bit
+ * sum of the characters in it, a blank counting as a space.
  */
 
 import type { IDisposable, Terminal } from '@xterm/headless';
 import type { WorkMeter } from './limits.js';
-import { registerParamsHook } from './xterm-internals.js';
+import { registerParamsHook, scrollRegion, type RawParams } from './xterm-internals.js';
 
 /** An sRGB colour, 0..255 per channel. */
 export interface Rgb {
@@ -107,6 +109,13 @@ export class TerminalAnswers {
       return pause === false ? true : pause.then(() => true);
     });
     if (windowOps) out.push(windowOps);
+    const checksum = registerParamsHook(term, { intermediates: '*', final: 'y' }, (params) => {
+      const { id, area, sum } = rectChecksum(term, params);
+      reply(`\x1bP${id}!~${sum.toString(16).toUpperCase().padStart(4, '0')}\x1b\\`);
+      const pause = meter.charge(area);
+      return pause === false ? true : pause.then(() => true);
+    });
+    if (checksum) out.push(checksum);
     SLOTS.forEach((_, first) => {
       out.push(term.parser.registerOscHandler(10 + first, (data) => {
         // `OSC 10 ; ? ; ?` asks for 10 then 11: each slot moves to the next colour
@@ -128,6 +137,37 @@ export class TerminalAnswers {
     });
     return out;
   }
+}
+
+/** DECRQCRA: the request id, the cells summed, and the checksum of the requested rectangle. */
+export function rectChecksum(term: Terminal, params: RawParams): { id: number; area: number; sum: number } {
+  const p = (i: number, fallback: number): number => (i < params.length && params.params[i]! > 0 ? params.params[i]! : fallback);
+  const origin = term.modes.originMode;
+  const region = origin ? scrollRegion(term) : { top: 0, bottom: term.rows - 1 };
+  // 1-based, relative to the scroll region under DECOM; clamped to it
+  const top = Math.min(region.bottom, region.top + p(2, 1) - 1);
+  const bottom = Math.min(region.bottom, region.top + p(4, region.bottom - region.top + 1) - 1);
+  const left = Math.min(term.cols - 1, p(3, 1) - 1);
+  const right = Math.min(term.cols - 1, p(5, term.cols) - 1);
+  const buffer = term.buffer.active;
+  const cell = buffer.getNullCell();
+  let total = 0;
+  let area = 0;
+  for (let y = top; y <= bottom; y++) {
+    const line = buffer.getLine(buffer.baseY + y);
+    for (let x = left; x <= right; x++) {
+      area++;
+      const loaded = line?.getCell(x, cell);
+      const chars = loaded?.getChars() ?? '';
+      if (!chars) {
+        // a blank counts as a space; the right half of a wide char counts nothing
+        if (loaded?.getWidth() !== 0) total += 0x20;
+        continue;
+      }
+      for (const ch of chars) total += ch.codePointAt(0)!;
+    }
+  }
+  return { id: params.length > 0 ? params.params[0]! : 0, area, sum: -total & 0xffff };
 }
 
 /** The xterm windowOptions that let report-only operations reach the handlers; nothing that changes a window. */

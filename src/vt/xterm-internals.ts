@@ -49,7 +49,7 @@ interface XtermCore {
   coreService?: { isCursorHidden?: boolean };
   registerCsiHandler?(id: IFunctionIdentifier, callback: (params: RawParams) => boolean | Promise<boolean>): IDisposable;
   registerEscHandler?(id: IFunctionIdentifier, callback: () => boolean | Promise<boolean>): IDisposable;
-  buffer?: { lines?: { get?(index: number): object | undefined } };
+  buffer?: { lines?: { get?(index: number): object | undefined }; scrollTop?: number; scrollBottom?: number };
   _writeBuffer?: { handleUserInput?(): void };
   coreMouseService?: {
     activeEncoding?: string;
@@ -165,4 +165,12 @@ export function capCombiningMarks(terminal: Terminal): void {
     if (combined !== undefined && combined.length >= MAX_CELL_CHARS) return;
     original.call(this, index, codePoint, width);
   };
+}
+
+/** The scroll region (DECSTBM) as 0-based top and bottom rows; the whole screen if unknown. */
+export function scrollRegion(terminal: Terminal): { top: number; bottom: number } {
+  const buffer = coreOf(terminal).buffer;
+  const top = typeof buffer?.scrollTop === 'number' ? buffer.scrollTop : 0;
+  const bottom = typeof buffer?.scrollBottom === 'number' ? buffer.scrollBottom : terminal.rows - 1;
+  return { top, bottom };
 }

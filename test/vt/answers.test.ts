@@ -102,3 +102,22 @@ describe('answers and hostile input', () => {
     expect(term.snapshotText()[0]).toBe('done');
   }, 60_000);
 });
+
+describe('DECRQCRA (rectangle checksum)', () => {
+  const sumOf = (reply: string): number => 0x10000 - parseInt(/!~([0-9A-F]{4})\x1b\\$/.exec(reply)![1]!, 16);
+
+  it('answers.DECRQCRA-with-the-negated-sum-of-one-cell-or-a-rectangle', async () => {
+    const { replies } = await ask('ab\r\ncd\x1b[7;0;1;1;1;1*y\x1b[8;0;1;2;1;2*y\x1b[9;0;1;1;2;2*y\x1b[10;0;5;5;5;5*y');
+    expect(replies[0]).toMatch(/^\x1bP7!~[0-9A-F]{4}\x1b\\$/);
+    expect(replies.map(sumOf)).toEqual([0x61, 0x62, 0x61 + 0x62 + 0x63 + 0x64, 0x20]);
+  });
+
+  it('answers.DECRQCRA-defaults-to-the-whole-screen-and-follows-origin-mode', async () => {
+    const { replies, term } = await ask('\x1b[2;0*y');
+    expect(sumOf(replies[0]!) & 0xffff).toBe((0x20 * 80 * 24) & 0xffff);
+    replies.length = 0;
+    // rows 3..5 as the scroll region, origin mode on: row 1 of the request is screen row 3
+    await term.writeAsync('\x1b[3;5r\x1b[?6h\x1b[1;1Hz\x1b[?6l\x1b[3;1Hy\x1b[?6h\x1b[4;0;1;1;1;1*y');
+    expect(replies.map(sumOf)).toEqual([0x79]);
+  });
+});
