@@ -8,12 +8,13 @@
  * through the reply callback of the pane that asked, and each charges the work meter, so a flood of
  * queries pauses the parser like any costly sequence. DECRQCRA (`CSI Pid;Pp;Pt;Pl;Pb;Pr * y`)
  * answers the checksum of a rectangle of the pane's own screen, as a VT420 does: the negated 16-bit
- * sum of the characters in it, a blank counting as a space.
+ * sum of the characters in it, a blank counting as a space. DECALN resets the scroll margins
+ * before xterm fills the screen, as xterm and the VT510 do.
  */
 
 import type { IDisposable, Terminal } from '@xterm/headless';
 import type { WorkMeter } from './limits.js';
-import { registerParamsHook, scrollRegion, type RawParams } from './xterm-internals.js';
+import { registerEscHook, registerParamsHook, resetScrollRegion, scrollRegion, type RawParams } from './xterm-internals.js';
 
 /** An sRGB colour, 0..255 per channel. */
 export interface Rgb {
@@ -116,6 +117,11 @@ export class TerminalAnswers {
       return pause === false ? true : pause.then(() => true);
     });
     if (checksum) out.push(checksum);
+    const align = registerEscHook(term, { intermediates: '#', final: '8' }, () => {
+      resetScrollRegion(term);
+      return false;
+    });
+    if (align) out.push(align);
     SLOTS.forEach((_, first) => {
       out.push(term.parser.registerOscHandler(10 + first, (data) => {
         // `OSC 10 ; ? ; ?` asks for 10 then 11: each slot moves to the next colour

@@ -174,3 +174,11 @@ export function scrollRegion(terminal: Terminal): { top: number; bottom: number 
   const bottom = typeof buffer?.scrollBottom === 'number' ? buffer.scrollBottom : terminal.rows - 1;
   return { top, bottom };
 }
+
+/** Reset the scroll region to the whole screen (what DECALN does before filling). */
+export function resetScrollRegion(terminal: Terminal): void {
+  const buffer = coreOf(terminal).buffer;
+  if (!buffer || typeof buffer.scrollTop !== 'number' || typeof buffer.scrollBottom !== 'number') return;
+  buffer.scrollTop = 0;
+  buffer.scrollBottom = terminal.rows - 1;
+}

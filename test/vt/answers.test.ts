@@ -121,3 +121,14 @@ describe('DECRQCRA (rectangle checksum)', () => {
     expect(replies.map(sumOf)).toEqual([0x79]);
   });
 });
+
+describe('DECALN', () => {
+  it('answers.DECALN-resets-the-scroll-margins-before-filling', async () => {
+    const { term } = await ask('\x1b[5;10r\x1b#8\x1b[24;1H\n');
+    const text = term.snapshotText();
+    // with the margins reset, a line feed on the last row scrolls the whole screen
+    expect(text[0]).toBe('E'.repeat(80));
+    expect(text[22]).toBe('E'.repeat(80));
+    expect(text[23]).toBe('');
+  });
+});
