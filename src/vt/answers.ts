@@ -52,15 +52,19 @@ export function xColor(c: Rgb): string {
   return `rgb:${hex(c.r)}/${hex(c.g)}/${hex(c.b)}`;
 }
 
-/** Parse `#rgb`, `#rrggbb`, `#rrrrggggbbbb` or `rgb:r/g/b` (1-4 hex digits each); null if not one. */
+/**
+ * Parse an X11 colour as xterm does: `#rgb` … `#rrrrggggbbbb` give the high bits of each channel
+ * (#fff is f0f0/f0f0/f0f0), `rgb:r/g/b` (1-4 hex digits each) is scaled; null if neither.
+ */
 export function parseXColor(spec: string): Rgb | null {
   const s = spec.trim();
   const scale = (h: string): number => Math.round((parseInt(h, 16) / (16 ** h.length - 1)) * 255);
+  const high = (h: string): number => (parseInt(h, 16) << (16 - 4 * h.length)) >> 8;
   const hash = /^#([0-9a-f]+)$/i.exec(s);
   if (hash && [3, 6, 9, 12].includes(hash[1]!.length)) {
     const n = hash[1]!.length / 3;
     const parts = [0, 1, 2].map((i) => hash[1]!.slice(i * n, (i + 1) * n));
-    return { r: scale(parts[0]!), g: scale(parts[1]!), b: scale(parts[2]!) };
+    return { r: high(parts[0]!), g: high(parts[1]!), b: high(parts[2]!) };
   }
   const rgb = /^rgb:([0-9a-f]{1,4})\/([0-9a-f]{1,4})\/([0-9a-f]{1,4})$/i.exec(s);
   if (rgb) return { r: scale(rgb[1]!), g: scale(rgb[2]!), b: scale(rgb[3]!) };

@@ -65,8 +65,11 @@ describe('dynamic colour queries (OSC 10/11/12)', () => {
   });
 
   it('colors.parse-and-format-the-x11-forms', () => {
-    expect(parseXColor('#fff')).toEqual({ r: 255, g: 255, b: 255 });
+    // as xterm: the digits of a # form are the high bits of each channel
+    expect(parseXColor('#fff')).toEqual({ r: 0xf0, g: 0xf0, b: 0xf0 });
     expect(parseXColor('#102030')).toEqual({ r: 0x10, g: 0x20, b: 0x30 });
+    expect(parseXColor('#f00f00f00')).toEqual({ r: 0xf0, g: 0xf0, b: 0xf0 });
+    expect(parseXColor('#800080008000')).toEqual({ r: 0x80, g: 0x80, b: 0x80 });
     expect(parseXColor('#ffff00000000')).toEqual({ r: 255, g: 0, b: 0 });
     expect(parseXColor('rgb:ff/80/0')).toEqual({ r: 255, g: 128, b: 0 });
     expect(parseXColor('rgb:ffff/0/8')).toEqual({ r: 255, g: 0, b: 136 });
