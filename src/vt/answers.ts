@@ -9,7 +9,8 @@
  * queries pauses the parser like any costly sequence. DECRQCRA (`CSI Pid;Pp;Pt;Pl;Pb;Pr * y`)
  * answers the checksum of a rectangle of the pane's own screen, as a VT420 does: the negated 16-bit
  * sum of the characters in it, a blank counting as a space. DECALN resets the scroll margins
- * before xterm fills the screen, as xterm and the VT510 do.
+ * before xterm fills the screen, as xterm and the VT510 do. The conformance level a program sets
+ * with DECSCL is kept: below VT300 (level 3) DECRQM is not answered, as on a VT220.
  */
 
 import type { IDisposable, Terminal } from '@xterm/headless';
@@ -78,6 +79,8 @@ export class TerminalAnswers {
   cellPixels: CellPixels;
   // set by the program (OSC 10/11/12 with a colour), cleared by OSC 110/111/112
   private readonly set: Partial<TerminalColors> = {};
+  // the conformance level set by DECSCL (CSI 6x ; y " p), 5 until then and after RIS
+  private level = 5;
 
   constructor(colors: TerminalColors = DEFAULT_COLORS, cellPixels: CellPixels = DEFAULT_CELL_PIXELS) {
     this.given = colors;
@@ -121,6 +124,18 @@ export class TerminalAnswers {
       return pause === false ? true : pause.then(() => true);
     });
     if (checksum) out.push(checksum);
+    const conformance = registerParamsHook(term, { intermediates: '"', final: 'p' }, (params) => {
+      const value = params.length > 0 ? params.params[0]! : 0;
+      if (value >= 61 && value <= 65) this.level = value - 60;
+      return false;
+    });
+    const requestMode = [{ intermediates: '$', final: 'p' }, { prefix: '?', intermediates: '$', final: 'p' }].map((id) =>
+      registerParamsHook(term, id, () => this.level < 3));
+    const reset = registerEscHook(term, { final: 'c' }, () => {
+      this.level = 5;
+      return false;
+    });
+    for (const hook of [conformance, ...requestMode, reset]) if (hook) out.push(hook);
     const align = registerEscHook(term, { intermediates: '#', final: '8' }, () => {
       resetScrollRegion(term);
       return false;

@@ -135,3 +135,18 @@ describe('DECALN', () => {
     expect(text[23]).toBe('');
   });
 });
+
+describe('DECSCL conformance level', () => {
+  it('answers.DECRQM-below-level-3-gets-no-answer-and-again-at-level-5', async () => {
+    const { replies, term } = await ask('\x1b[4$p');
+    expect(replies).toEqual(['\x1b[4;2$y']);
+    replies.length = 0;
+    await term.writeAsync('\x1b[62;1"p\x1b[4$p\x1b[?7$p');
+    expect(replies).toEqual([]);
+    await term.writeAsync('\x1b[65;1"p\x1b[?7$p');
+    expect(replies).toEqual(['\x1b[?7;1$y']);
+    replies.length = 0;
+    await term.writeAsync('\x1b[62;1"p\x1bc\x1b[4$p');
+    expect(replies).toEqual(['\x1b[4;2$y']);
+  });
+});
