@@ -31,9 +31,5 @@ export function memberPlanStatus(member: Pick<Member, 'name' | 'planRequired'>, 
   return planStatus(member.planRequired, requests.filter((r) => r.type === 'plan_approval' && r.from === member.name));
 }
 
-/** Whether a member of this kind, with this allowlist, may use a tool (leadOnly marks the lead's tools). */
-export function toolPermitted(tool: { name: string; leadOnly: boolean }, member: Pick<Member, 'kind' | 'tools'>): GateDecision {
-  if (tool.leadOnly && member.kind !== 'lead') return { allow: false, reason: `${tool.name} is a lead-only tool; a teammate cannot use it (ask the lead with send_message)` };
-  if (member.tools !== null && !member.tools.includes(tool.name)) return { allow: false, reason: `${tool.name} is not in this member's tools allowlist (${member.tools.join(', ') || 'empty'})` };
-  return { allow: true };
-}
+/** Whether a member may use a tool: one rule for every front end, kept with the ops. */
+export { toolPermitted } from '../ops/invoke.js';

@@ -1,11 +1,13 @@
 /**
  * `teamux request …` (list, approve, reject, open) and `teamux plan submit`: the request/response
- * protocols from the command line. Answers go through the state machine, so a duplicate or a
- * mismatched answer is refused with its reason.
+ * protocols from the command line, through the shared ops (src/ops/requests.ts). Answers go through
+ * the state machine, so a duplicate or a mismatched answer is refused with its reason.
  */
-import { planStatus } from '../protocol/requests.js';
+import { actor } from '../ops/op.js';
+import { approvePlan, planStatusOp, rejectPlan, requestShutdown, respondShutdown, submitPlan } from '../ops/requests.js';
+import { accept, type Outcome, type ProtocolRequest } from '../protocol/types.js';
 import { EXIT_OK, actingAs, onePositional, openTeam, parse, report, TEAM_OPTIONS, UsageError } from './context.js';
-import { dispatch, table } from './task.js';
+import { dispatch, runAs, table } from './task.js';
 import type { SubVerb, Verb } from './verb.js';
 
 /** Answer a request as `--as` (default: the member it is addressed to). */
@@ -18,7 +20,10 @@ async function answer(ctx: Parameters<SubVerb['run']>[0], argv: string[], approv
   const req = await store.requests.get(id);
   if (!req.ok) return report(ctx, values.json, req, () => '');
   const by = values.as ?? req.value.to;
-  const r = await store.answerRequest(id, by, approve, text);
+  const r = await runAs(store, by, (octx): Promise<Outcome<ProtocolRequest>> => {
+    if (req.value.type === 'shutdown') return respondShutdown.run({ request_id: id, approve, reason: text }, octx).then((a) => (a.ok ? accept(a.value.request) : a));
+    return approve ? approvePlan.run({ request_id: id, feedback: text }, octx) : rejectPlan.run({ request_id: id, feedback: text }, octx);
+  });
   return report(ctx, values.json, r, (q) => `${q.type} request ${q.id} from ${q.from}: ${q.status}`);
 }
 
@@ -47,7 +52,8 @@ const sub: SubVerb[] = [
       const from = actingAs(ctx, values.from, '--from');
       if (!values.to) throw new UsageError('missing --to', `usage: ${this.usage}`);
       const store = await openTeam(ctx, values['team-dir']);
-      const r = await store.openRequest('shutdown', from, values.to, values.reason ?? 'shutting down');
+      const to = values.to;
+      const r = await runAs(store, from, (octx) => requestShutdown.run({ to, reason: values.reason ?? 'shutting down' }, octx));
       return report(ctx, values.json, r, (q) => `shutdown request ${q.id} sent to ${q.to}`);
     },
   },
@@ -70,12 +76,8 @@ const planSub: SubVerb[] = [
       const text = positionals.join(' ');
       if (!text.trim()) throw new UsageError('missing plan text', `usage: ${this.usage}`);
       const store = await openTeam(ctx, values['team-dir']);
-      const me = await store.member(as);
-      if (!me.ok) return report(ctx, values.json, me, () => '');
-      const cfg = await store.config();
-      const approver = values.to ?? me.value.planApprover ?? cfg.members.find((m) => m.kind === 'lead')?.name;
-      if (!approver) throw new UsageError('this team has no lead to approve plans', 'pass --to APPROVER');
-      const r = await store.openRequest('plan_approval', as, approver, text);
+      // --to overrides the member's approver for this one request.
+      const r = await runAs(store, as, (octx) => submitPlan.run({ plan: text }, { ...octx, me: { ...actor(octx), planApprover: values.to ?? actor(octx).planApprover } }));
       return report(ctx, values.json, r, (q) => `plan request ${q.id} sent to ${q.to}`);
     },
   },
@@ -86,12 +88,10 @@ const planSub: SubVerb[] = [
       const { values } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' } }, this.usage);
       const as = actingAs(ctx, values.as);
       const store = await openTeam(ctx, values['team-dir']);
-      const me = await store.member(as);
-      if (!me.ok) return report(ctx, values.json, me, () => '');
-      const mine = (await store.requests.list()).requests.filter((q) => q.from === as && q.type === 'plan_approval');
-      const status = planStatus(me.value.planRequired, mine);
-      const last = mine[mine.length - 1];
-      if (values.json) ctx.out(JSON.stringify({ ok: true, status, request: last ?? null }));
+      const got = await runAs(store, as, (octx) => planStatusOp.run({}, octx));
+      if (!got.ok) return report(ctx, values.json, got, () => '');
+      const { status, request: last } = got.value;
+      if (values.json) ctx.out(JSON.stringify({ ok: true, status, request: last }));
       else ctx.out(`${as}: plan ${status}${last?.response?.text ? ` — ${last.response.text}` : ''}`);
       return EXIT_OK;
     },

@@ -19,6 +19,7 @@ export class TeamPaths {
   get transcripts(): string { return path.join(this.dir, 'transcripts'); }
   get events(): string { return path.join(this.dir, 'events.jsonl'); }
   get log(): string { return path.join(this.dir, 'teamux.log'); }
+  get mcpConfigs(): string { return path.join(this.dir, 'mcp'); }
 
   task(id: string): string { return path.join(this.tasks, `${id}.json`); }
   inbox(member: string): string { return path.join(this.inboxes, `${safeName(member)}.jsonl`); }
@@ -28,6 +29,8 @@ export class TeamPaths {
   request(id: string): string { return path.join(this.requests, `${id}.json`); }
   heartbeat(member: string): string { return path.join(this.heartbeats, `${safeName(member)}.json`); }
   transcript(member: string): string { return path.join(this.transcripts, `${safeName(member)}.json`); }
+  /** The ready MCP client config of a member with `mcp: true`. */
+  mcpConfig(member: string): string { return path.join(this.mcpConfigs, `${safeName(member)}.json`); }
 }
 
 /** The team folder for a team name under a root folder. */

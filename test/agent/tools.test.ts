@@ -167,7 +167,7 @@ describe('messaging and requests', () => {
     const lead = await contextFor(store, 'lead', root);
     expect((await call(lead, 'spawn_teammate', { name: 'carol', role: 'Writes docs' })).text).toMatch(/^requested a pane for carol \(\d+-carol\.json\)/);
     expect((await call(lead, 'spawn_teammate', { name: 'shell', role: 'A shell', command: 'bash -l' })).isError).toBe(false);
-    expect(await call(lead, 'spawn_teammate', { name: 'alice', role: 'again' })).toEqual({ text: 'alice is already a member of the team', isError: true });
+    expect(await call(lead, 'spawn_teammate', { name: 'alice', role: 'again' })).toEqual({ text: 'refused (duplicate): alice is already a member of the team', isError: true });
     expect((await call(lead, 'spawn_teammate', { name: 'Bad Name', role: 'x' })).isError).toBe(true);
     const files = readdirSync(store.paths.spawns).sort();
     expect(files).toHaveLength(2);
