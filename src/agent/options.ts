@@ -53,15 +53,15 @@ export type Endpoint =
   | { ok: true; baseURL: string | undefined; apiKey: string; headers: Record<string, string>; demo: boolean }
   | { ok: false; reason: string };
 
-/** The endpoint for `member` given the environment (pure: reads only `env`). */
-export function endpointFor(env: NodeJS.ProcessEnv, member: string): Endpoint {
+/** The endpoint for `member` given the environment and a key read from a key file or command (pure). */
+export function endpointFor(env: NodeJS.ProcessEnv, member: string, apiKey: string | null = null): Endpoint {
   const demoUrl = env.TEAMUX_DEMO_URL?.trim();
   if (demoUrl) return { ok: true, baseURL: demoUrl, apiKey: 'demo', headers: { 'x-teamux-member': member }, demo: true };
-  const key = env.ANTHROPIC_API_KEY?.trim();
+  const key = apiKey ?? env.ANTHROPIC_API_KEY?.trim();
   if (!key) {
     return {
       ok: false,
-      reason: 'no ANTHROPIC_API_KEY is set, so this agent cannot call a model. Set the key and restart the member, or run `teamux start` without a key for the offline demo.',
+      reason: 'no ANTHROPIC_API_KEY is set, so this agent cannot call a model. Set the key (or a key file or command: the layout\'s api_key, TEAMUX_API_KEY_FILE) and restart the member, or run `teamux start` without a key for the offline demo.',
     };
   }
   const baseURL = env.ANTHROPIC_BASE_URL?.trim() || undefined;

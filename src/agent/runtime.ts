@@ -37,10 +37,10 @@ export interface RuntimeDeps {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Environment for child processes: the caller's, without API credentials. */
+/** Environment for child processes: the caller's, without API credentials or where the key is kept. */
 export function childEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out = { ...env };
-  for (const k of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN']) delete out[k];
+  for (const k of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'TEAMUX_API_KEY_FILE', 'TEAMUX_API_KEY_COMMAND']) delete out[k];
   return out;
 }
 

@@ -6,7 +6,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import { z } from 'zod';
-import { redact } from '../store/log.js';
+import { redact } from '../store/redact.js';
 import { ensureDir, parseJson, readText, writeJson } from '../store/fsx.js';
 import * as path from 'node:path';
 import type { Turn } from './conversation.js';
@@ -47,12 +47,7 @@ const TranscriptFile = z.object({
 
 /** Replace every occurrence of a secret (and anything shaped like an API key) in every string of `value`. */
 export function scrubSecrets<T>(value: T, secrets: readonly string[]): T {
-  const usable = secrets.filter((s) => s.length >= 8);
-  const scrub = (s: string): string => {
-    let out = redact(s);
-    for (const secret of usable) out = out.split(secret).join('[redacted]');
-    return out;
-  };
+  const scrub = (s: string): string => redact(s, secrets);
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return scrub(v);
     if (Array.isArray(v)) return v.map(walk);

@@ -7,6 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { loadApiKey } from '../agent/api-key.js';
 import { PaneConsole } from '../agent/console.js';
 import { endpointFor, resolveOptions } from '../agent/options.js';
 import { Pane, streamSink } from '../agent/pane.js';
@@ -45,7 +46,14 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
       throw new UsageError(`cannot read --system-prompt-file ${file}: ${err.code ?? err.message}`);
     });
   }
-  const endpoint = endpointFor(ctx.env, name);
+  // A key file or command is read here, in this process; the key goes into no environment.
+  const loaded = ctx.env.TEAMUX_DEMO_URL?.trim() ? null : await loadApiKey(ctx.env);
+  if (loaded && !loaded.ok) throw new UsageError(loaded.message, loaded.hint);
+  for (const w of loaded?.warnings ?? []) {
+    ctx.err(`teamux: warning: ${w}`);
+    store.log.warn(w);
+  }
+  const endpoint = endpointFor(ctx.env, name, loaded?.key ?? null);
   const team = await store.config();
   const resolved = resolveOptions({
     name,
@@ -105,7 +113,7 @@ export const agentVerb: Verb = {
   name: 'agent',
   usage: [
     USAGE,
-    'env: TEAMUX_TEAM_DIR, TEAMUX_MEMBER (for --as), ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, TEAMUX_AGENT_MODEL, TEAMUX_AGENT_SYSTEM_PROMPT, TEAMUX_AGENT_COMPACT_AT, TEAMUX_DEMO_URL (demo server)',
+    'env: TEAMUX_TEAM_DIR, TEAMUX_MEMBER (for --as), ANTHROPIC_API_KEY or TEAMUX_API_KEY_FILE or TEAMUX_API_KEY_COMMAND, ANTHROPIC_BASE_URL, TEAMUX_AGENT_MODEL, TEAMUX_AGENT_SYSTEM_PROMPT, TEAMUX_AGENT_COMPACT_AT, TEAMUX_DEMO_URL (demo server)',
     'keys: type + Enter to steer (delivered at the next turn boundary), Esc interrupts, Ctrl-C twice exits',
   ],
   examples: [

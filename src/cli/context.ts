@@ -7,8 +7,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { didYouMean } from '../config/suggest.js';
 import type { OpContext } from '../ops/op.js';
 import { accept, refuse, type Outcome } from '../protocol/types.js';
+import { MAX_MESSAGE_BYTES } from '../store/inbox.js';
 import { TeamStore } from '../store/team.js';
 
 export const EXIT_OK = 0;
@@ -21,6 +23,8 @@ export interface CliContext {
   err: (text: string) => void;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** All of standard input as text (for `-` arguments); absent where there is none. */
+  stdin?: () => Promise<string>;
 }
 
 /** A user error: what is wrong and how to fix it. */
@@ -35,15 +39,27 @@ export function badInput(ctx: CliContext, json: boolean, message: string, hint?:
   return EXIT_BAD_INPUT;
 }
 
-/** Print an outcome: the value on success, the refusal (exit 3) otherwise. */
-export function report<T>(ctx: CliContext, json: boolean, outcome: Outcome<T>, human: (value: T) => string): number {
+/**
+ * Print an outcome: the value on success, the refusal (exit 3) otherwise. A name not on the roster or
+ * an invalid input is the caller's mistake, not the protocol's: printed as bad input (exit 1).
+ */
+export function report<T>(ctx: CliContext, json: boolean, outcome: Outcome<T>, human: (value: T) => string, hint?: string): number {
   if (outcome.ok) {
     ctx.out(json ? JSON.stringify({ ok: true, ...wrap(outcome.value) }) : human(outcome.value));
     return EXIT_OK;
   }
-  if (json) ctx.out(JSON.stringify({ ok: false, reason: outcome.reason, message: outcome.message }));
-  else ctx.err(`teamux: refused (${outcome.reason}): ${outcome.message}`);
-  return outcome.reason === 'unknown_member' || outcome.reason === 'invalid_input' ? EXIT_BAD_INPUT : EXIT_REFUSED;
+  const badName = outcome.reason === 'unknown_member' || outcome.reason === 'invalid_input';
+  if (json) ctx.out(JSON.stringify({ ok: false, reason: outcome.reason, message: outcome.message, ...(hint ? { hint } : {}) }));
+  else if (badName) ctx.err(`teamux: ${outcome.message}${hint ? `\n  hint: ${hint}` : ''}`);
+  else ctx.err(`teamux: refused (${outcome.reason}): ${outcome.message}${hint ? `\n  hint: ${hint}` : ''}`);
+  return badName ? EXIT_BAD_INPUT : EXIT_REFUSED;
+}
+
+/** The hint for a name that is not on the roster: a close match, and who is. */
+export async function rosterHint(store: TeamStore, name: string): Promise<string> {
+  const names = (await store.config()).members.map((m) => m.name);
+  const near = didYouMean(name, names);
+  return `${near ? `did you mean "${near}"? ` : ''}the members are ${names.join(', ')} (teamux team show)`;
 }
 
 function wrap(value: unknown): Record<string, unknown> {
@@ -87,6 +103,7 @@ export async function openTeam(ctx: CliContext, flag: string | undefined, who = 
   const dir = resolveTeamDir(ctx, flag);
   const r = await TeamStore.open(dir, who);
   if (!r.ok) throw new UsageError(r.error.message, r.error.hint);
+  for (const w of r.warnings) ctx.err(`teamux: warning: ${w}`);
   return r.store;
 }
 
@@ -103,6 +120,25 @@ export function actingAs(ctx: CliContext, value: string | undefined, flag = '--a
   const who = value ?? ctx.env.TEAMUX_MEMBER;
   if (!who) throw new UsageError(`say who is acting with ${flag} NAME`, 'or run inside a teamux pane, where TEAMUX_MEMBER is set');
   return who;
+}
+
+/**
+ * The text of a message from its positionals: the words joined, or standard input for a lone `-`
+ * (one trailing newline dropped), so a message longer than a command line allows can be sent.
+ */
+export async function messageText(ctx: CliContext, positionals: string[], usage: string): Promise<string> {
+  let text = positionals.join(' ');
+  if (positionals.length === 1 && positionals[0] === '-') {
+    if (!ctx.stdin) throw new UsageError('cannot read the message from standard input here', `usage: ${usage}`);
+    text = (await ctx.stdin()).replace(/\r?\n$/, '');
+  }
+  if (!text) throw new UsageError('missing message text', `usage: ${usage}`);
+  // The limit is on the stored line; leave room for the JSON around the text.
+  const size = Buffer.byteLength(JSON.stringify(text));
+  if (size > MAX_MESSAGE_BYTES - 4096) {
+    throw new UsageError(`the message is ${size} bytes; a message can be at most about ${Math.floor(MAX_MESSAGE_BYTES / 1024)} KiB`, 'put large content in a file in the project and send its path');
+  }
+  return text;
 }
 
 /** Exactly one positional argument, or a UsageError. */

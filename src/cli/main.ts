@@ -2,6 +2,8 @@
  * The teamux command: one table of verbs (as tmux's cmd_table), argument errors turned into a message
  * with a hint and exit code 1, and anything unexpected logged without a stack trace on the terminal.
  */
+import { visible } from '../protocol/visible.js';
+import { UnsafePathError } from '../store/fsx.js';
 import { LockBusyError } from '../store/lock.js';
 import { EXIT_BAD_INPUT, EXIT_REFUSED, UsageError, type CliContext } from './context.js';
 import { verbs } from './table.js';
@@ -22,7 +24,8 @@ export function mainHelp(): string {
 }
 
 /** Run the CLI with argv (without node and script); returns the exit code. */
-export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
+export async function runCli(argv: string[], raw: CliContext): Promise<number> {
+  const ctx = guarded(raw);
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     ctx.out(mainHelp());
@@ -50,6 +53,11 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
       ctx.err(`teamux: refused (timeout): ${err.message}`);
       return EXIT_REFUSED;
     }
+    if (err instanceof UnsafePathError) {
+      if (rest.includes('--json')) ctx.out(JSON.stringify({ ok: false, reason: 'unsafe_path', message: err.message, path: err.path, hint: err.hint }));
+      ctx.err(`teamux: refused: ${err.message}\n  hint: ${err.hint}`);
+      return EXIT_BAD_INPUT;
+    }
     if (err instanceof UsageError) {
       if (rest.includes('--json')) ctx.out(JSON.stringify({ ok: false, error: err.message, hint: err.hint }));
       ctx.err(`teamux: ${err.message}${err.hint ? `\n  hint: ${err.hint}` : ''}`);
@@ -59,6 +67,16 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
   }
 }
 
+/**
+ * The context with every line made safe for a terminal: control characters in team data (or in an
+ * error that quotes it) are shown escaped. Verbs escape their one-line fields themselves, so a
+ * newline in a subject cannot forge a line; this is the net under them. JSON lines stay the same
+ * JSON value (see protocol/visible.ts).
+ */
+function guarded(ctx: CliContext): CliContext {
+  return { ...ctx, out: (t) => ctx.out(visible(t, { lines: true })), err: (t) => ctx.err(visible(t, { lines: true })) };
+}
+
 /** Entry point for bin/teamux. */
 export async function main(): Promise<void> {
   const ctx: CliContext = {
@@ -66,6 +84,11 @@ export async function main(): Promise<void> {
     err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
     env: process.env,
     cwd: process.cwd(),
+    stdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const c of process.stdin) chunks.push(c as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
   };
   // A closed pipe on stdout (teamux … | head) is not an error worth a trace.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -75,8 +98,8 @@ export async function main(): Promise<void> {
     process.exitCode = await runCli(process.argv.slice(2), ctx);
   } catch (err) {
     const e = err as Error;
-    ctx.err(`teamux: internal error: ${e.message}\n  hint: this is a bug; please report it with the command you ran`);
-    if (process.env.TEAMUX_DEBUG) ctx.err(e.stack ?? '');
+    ctx.err(`teamux: internal error: ${visible(e.message, { lines: true })}\n  hint: this is a bug; please report it with the command you ran`);
+    if (process.env.TEAMUX_DEBUG) ctx.err(visible(e.stack ?? '', { lines: true }));
     process.exitCode = 70;
   }
 }

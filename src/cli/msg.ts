@@ -5,14 +5,15 @@
  */
 import { broadcast, commitInbox, readInbox, sendTyped } from '../ops/messages.js';
 import { MessageType, type Message } from '../protocol/types.js';
-import { actingAs, EXIT_OK, EXIT_REFUSED, openTeam, parse, report, TEAM_OPTIONS, UsageError } from './context.js';
+import { visible } from '../protocol/visible.js';
+import { actingAs, EXIT_OK, EXIT_REFUSED, messageText, openTeam, parse, report, rosterHint, TEAM_OPTIONS, UsageError } from './context.js';
 import { dispatch, runAs } from './task.js';
 import type { SubVerb, Verb } from './verb.js';
 
 const msgSub: SubVerb[] = [
   {
     name: 'send',
-    usage: 'msg send --from A --to B [--type T] [--request-id R] TEXT',
+    usage: 'msg send --from A --to B [--type T] [--request-id R] TEXT|-',
     async run(ctx, argv) {
       const opts = { ...TEAM_OPTIONS, from: { type: 'string' }, to: { type: 'string' }, type: { type: 'string', default: 'message' }, 'request-id': { type: 'string' } } as const;
       const { values, positionals } = parse(argv, opts, this.usage);
@@ -21,26 +22,26 @@ const msgSub: SubVerb[] = [
       const type = MessageType.safeParse(values.type);
       if (!type.success) throw new UsageError(`--type "${values.type}" is not a message type`, `use one of: ${MessageType.options.join(', ')}`);
       if (type.data === 'broadcast') throw new UsageError('use `teamux msg broadcast` to send to everyone');
-      const text = positionals.join(' ');
-      if (!text) throw new UsageError('missing message text', `usage: ${this.usage}`);
+      const text = await messageText(ctx, positionals, this.usage);
       const store = await openTeam(ctx, values['team-dir']);
       const to = values.to;
       const kind = type.data;
       const r = await runAs(store, from, (octx) => sendTyped(octx, { to, text, type: kind, request_id: values['request-id'] }));
-      return report(ctx, values.json, r, (m) => `sent ${m.type} ${m.id} to ${m.to}`);
+      const hint = !r.ok && r.reason === 'unknown_member' ? await rosterHint(store, (await store.member(from)).ok ? to : from) : undefined;
+      return report(ctx, values.json, r, (m) => `sent ${m.type} ${m.id} to ${m.to}`, hint);
     },
   },
   {
     name: 'broadcast',
-    usage: 'msg broadcast --from A TEXT',
+    usage: 'msg broadcast --from A TEXT|-',
     async run(ctx, argv) {
       const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, from: { type: 'string' } }, this.usage);
       const from = actingAs(ctx, values.from, '--from');
-      const text = positionals.join(' ');
-      if (!text) throw new UsageError('missing message text', `usage: ${this.usage}`);
+      const text = await messageText(ctx, positionals, this.usage);
       const store = await openTeam(ctx, values['team-dir']);
       const r = await runAs(store, from, (octx) => broadcast.run({ text }, octx));
-      return report(ctx, values.json, r, (ms) => `broadcast to ${ms.length} member${ms.length === 1 ? '' : 's'}: ${ms.map((m) => m.to).join(', ')}`);
+      const hint = !r.ok && r.reason === 'unknown_member' ? await rosterHint(store, from) : undefined;
+      return report(ctx, values.json, r, (ms) => `broadcast to ${ms.length} member${ms.length === 1 ? '' : 's'}: ${ms.map((m) => m.to).join(', ')}`, hint);
     },
   },
 ];
@@ -48,7 +49,7 @@ const msgSub: SubVerb[] = [
 export const msgVerb: Verb = {
   name: 'msg',
   usage: msgSub.map((s) => s.usage),
-  examples: ['teamux msg send --from lead --to alice "please take task 2"', 'teamux msg send --from alice --to lead --type result "task 2 done"', 'teamux msg broadcast --from lead "wrap up in 5 minutes"'],
+  examples: ['teamux msg send --from lead --to alice "please take task 2"', 'teamux msg send --from alice --to lead --type result "task 2 done"', 'teamux msg broadcast --from lead "wrap up in 5 minutes"', 'git diff | teamux msg send --from alice --to lead -'],
   run: (ctx, argv) => dispatch('msg', msgSub, ctx, argv),
 };
 
@@ -65,7 +66,7 @@ const inboxSub: SubVerb[] = [
       const got = await runAs(store, as, (octx) => readInbox.run({ wait_s: wait, peek: values.peek }, octx));
       if (!got.ok) return report(ctx, values.json, got, () => '');
       const r = got.value;
-      for (const p of r.problems) ctx.err(`teamux: skipped ${p.path}: ${p.message}`);
+      for (const p of r.problems) ctx.err(`teamux: skipped ${visible(p.path)}: ${visible(p.message)}`);
       if (wait > 0 && r.messages.length === 0) {
         await commitInbox(store, r);
         if (values.json) ctx.out(JSON.stringify({ ok: false, reason: 'timeout', message: `no message for ${as} within ${wait}s`, messages: [], problems: r.problems }));
@@ -88,9 +89,9 @@ export const inboxVerb: Verb = {
   run: (ctx, argv) => dispatch('inbox', inboxSub, ctx, argv),
 };
 
-/** One line per message: time, sender, type, request id, text. */
+/** One line per message: time, sender, type, request id, text (control characters and newlines escaped). */
 export function formatMessage(m: Message): string {
   const req = m.request_id ? ` [${m.request_id}]` : '';
   const payload = m.payload && 'approve' in m.payload ? ` (${m.payload.approve ? 'approved' : 'rejected'})` : '';
-  return `${m.time.slice(11, 19)} ${m.from} → ${m.to} ${m.type}${req}${payload}: ${m.text}`;
+  return `${visible(m.time.slice(11, 19))} ${m.from} → ${m.to} ${m.type}${req}${payload}: ${visible(m.text)}`;
 }

@@ -6,6 +6,7 @@
 import { actor } from '../ops/op.js';
 import { approvePlan, planStatusOp, rejectPlan, requestShutdown, respondShutdown, submitPlan } from '../ops/requests.js';
 import { accept, type Outcome, type ProtocolRequest } from '../protocol/types.js';
+import { visible } from '../protocol/visible.js';
 import { EXIT_OK, actingAs, onePositional, openTeam, parse, report, TEAM_OPTIONS, UsageError } from './context.js';
 import { dispatch, runAs, table } from './task.js';
 import type { SubVerb, Verb } from './verb.js';
@@ -35,7 +36,7 @@ const sub: SubVerb[] = [
       const { values } = parse(argv, { ...TEAM_OPTIONS, pending: { type: 'boolean', default: false } }, this.usage);
       const store = await openTeam(ctx, values['team-dir']);
       const r = await store.requests.list();
-      for (const p of r.problems) ctx.err(`teamux: skipped ${p.path}: ${p.message}`);
+      for (const p of r.problems) ctx.err(`teamux: skipped ${visible(p.path)}: ${visible(p.message)}`);
       const reqs = values.pending ? r.requests.filter((q) => q.status === 'pending') : r.requests;
       if (values.json) ctx.out(JSON.stringify({ ok: true, requests: reqs, problems: r.problems }));
       else ctx.out(reqs.length === 0 ? 'no requests' : table(['ID', 'TYPE', 'FROM', 'TO', 'STATUS', 'BODY'], reqs.map((q) => [q.id, q.type, q.from, q.to, q.status, q.body.replace(/\s+/g, ' ').slice(0, 60)])));
@@ -92,7 +93,7 @@ const planSub: SubVerb[] = [
       if (!got.ok) return report(ctx, values.json, got, () => '');
       const { status, request: last } = got.value;
       if (values.json) ctx.out(JSON.stringify({ ok: true, status, request: last }));
-      else ctx.out(`${as}: plan ${status}${last?.response?.text ? ` — ${last.response.text}` : ''}`);
+      else ctx.out(`${as}: plan ${status}${last?.response?.text ? ` — ${visible(last.response.text)}` : ''}`);
       return EXIT_OK;
     },
   },

@@ -7,6 +7,7 @@ import type { OpContext } from '../ops/op.js';
 import { createTask, taskClaim, taskComplete, taskGet, taskList, taskRelease, taskUpdate } from '../ops/tasks.js';
 import { openBlockers } from '../protocol/tasks.js';
 import { accept, TaskStatus, type Outcome, type Task } from '../protocol/types.js';
+import { visible } from '../protocol/visible.js';
 import type { TeamStore } from '../store/team.js';
 import { actingAs, EXIT_OK, onePositional, openTeam, opContext, parse, report, taskIdArg, TEAM_OPTIONS, UsageError, type CliContext } from './context.js';
 import type { SubVerb, Verb } from './verb.js';
@@ -21,7 +22,7 @@ const sub: SubVerb[] = [
       const blockedBy = values['blocked-by'] ? values['blocked-by'].split(',').map((s) => taskIdArg(s.trim())) : [];
       const store = await openTeam(ctx, values['team-dir']);
       const r = await createTask.run({ subject: values.subject, description: values.description ?? '', blockedBy }, await nobody(store));
-      return report(ctx, values.json, r, (t) => `created task ${t.id}: ${t.subject}`);
+      return report(ctx, values.json, r, (t) => `created task ${t.id}: ${visible(t.subject)}`);
     },
   },
   {
@@ -35,7 +36,7 @@ const sub: SubVerb[] = [
       const listed = await taskList.run({ status: status?.data, ready: values.ready }, await nobody(store));
       if (!listed.ok) return report(ctx, values.json, listed, () => '');
       const { tasks, problems, index } = listed.value;
-      for (const p of problems) ctx.err(`teamux: skipped ${p.path}: ${p.message}`);
+      for (const p of problems) ctx.err(`teamux: skipped ${visible(p.path)}: ${visible(p.message)}`);
       if (values.json) {
         ctx.out(JSON.stringify({ ok: true, tasks, problems }));
         return EXIT_OK;
@@ -70,7 +71,7 @@ const sub: SubVerb[] = [
       const as = actingAs(ctx, values.as);
       const store = await openTeam(ctx, values['team-dir']);
       const r = await runAs(store, as, (octx) => taskClaim.run({ id }, octx));
-      return report(ctx, values.json, r, (t) => `${as} claimed task ${t.id}: ${t.subject} (revision ${t.revision})`);
+      return report(ctx, values.json, r, (t) => `${as} claimed task ${t.id}: ${visible(t.subject)} (revision ${t.revision})`);
     },
   },
   {
@@ -113,7 +114,7 @@ const sub: SubVerb[] = [
         if (positionals.length > 0) throw new UsageError('--stale releases every task of exited members; do not give an id with it', `usage: ${this.usage}`);
         const r = await store.releaseStale();
         if (values.json) ctx.out(JSON.stringify({ ok: true, released: r.released }));
-        else ctx.out(r.released.length === 0 ? 'no stale tasks' : r.released.map((t) => `released task ${t.id} (${t.subject})`).join('\n'));
+        else ctx.out(r.released.length === 0 ? 'no stale tasks' : r.released.map((t) => `released task ${t.id} (${visible(t.subject)})`).join('\n'));
         return EXIT_OK;
       }
       const id = taskIdArg(onePositional(positionals, 'task id', this.usage));
@@ -163,18 +164,24 @@ async function nobody(store: TeamStore): Promise<OpContext> {
 /** A multi-line human description of a task. */
 function describe(t: Task): string {
   return [
-    `task ${t.id}: ${t.subject}`,
-    `  status:     ${t.status}${t.owner ? ` (owner ${t.owner})` : ''}`,
+    `task ${t.id}: ${visible(t.subject)}`,
+    `  status:     ${t.status}${t.owner ? ` (owner ${visible(t.owner)})` : ''}`,
     `  revision:   ${t.revision}`,
     `  blockedBy:  ${t.blockedBy.join(', ') || '-'}`,
     `  blocks:     ${t.blocks.join(', ') || '-'}`,
-    t.description ? `  description: ${t.description}` : '',
-    t.result ? `  result:     ${t.result}` : '',
+    t.description ? `  description: ${indented(t.description)}` : '',
+    t.result ? `  result:     ${indented(t.result)}` : '',
   ].filter(Boolean).join('\n');
 }
 
-/** Left-aligned columns. */
-export function table(head: string[], rows: string[][]): string {
+/** Multi-line team text for a field of `task show`: control characters escaped, lines indented under it. */
+function indented(text: string): string {
+  return visible(text, { lines: true }).split('\n').join('\n      ');
+}
+
+/** Left-aligned columns; every cell is shown with its control characters escaped (newlines too). */
+export function table(head: string[], cells: string[][]): string {
+  const rows = cells.map((r) => r.map((c) => visible(c)));
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const fmt = (r: string[]): string => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   return [fmt(head), ...rows.map(fmt)].join('\n');

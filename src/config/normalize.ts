@@ -38,6 +38,8 @@ export interface NormalizedMember {
   /** Team env merged with the member's own. */
   env: Record<string, string>;
   planRequired: boolean;
+  /** Answers shutdown requests (agents, and commands marked `speaks_protocol`); others are hung up on. */
+  speaksProtocol: boolean;
   /** Allowlist of tool names; absent means no restriction. */
   tools?: string[];
   /** A command member that gets a ready MCP config (TEAMUX_MCP_CONFIG). */
@@ -74,6 +76,8 @@ export interface NormalizedLayout {
   teammates: NormalizedMember[];
   tasks: NormalizedSeedTask[];
   hooks: { onStart: string[]; onShutdown: string[] };
+  /** Where agents read the API key (also put in every member's env as TEAMUX_API_KEY_FILE / _COMMAND). */
+  apiKey: { file: string } | { command: string } | null;
 }
 
 /** Where relative paths start and what `~` means. */
@@ -108,15 +112,22 @@ function normalizeCommand(command: string | string[], cwd: string, home: string)
   return { program, args };
 }
 
-function normalizeMember(m: Member, isLead: boolean, layout: Layout, root: string, home: string): NormalizedMember {
+/** The variables that tell an agent where its key is (a path or a command, never the key). */
+function keySourceEnv(apiKey: NormalizedLayout['apiKey']): Record<string, string> {
+  if (apiKey === null) return {};
+  return 'file' in apiKey ? { TEAMUX_API_KEY_FILE: apiKey.file } : { TEAMUX_API_KEY_COMMAND: apiKey.command };
+}
+
+function normalizeMember(m: Member, isLead: boolean, layout: Layout, root: string, home: string, apiKey: NormalizedLayout['apiKey']): NormalizedMember {
   const cwd = m.cwd === undefined ? root : resolvePath(m.cwd, root, home);
   const out: NormalizedMember = {
     name: m.name,
     role: m.role,
     isLead,
     cwd,
-    env: { ...layout.env, ...m.env },
+    env: { ...layout.env, ...m.env, ...keySourceEnv(apiKey) },
     planRequired: m.plan_required,
+    speaksProtocol: m.agent !== undefined || m.speaks_protocol === true,
     mcp: m.mcp,
   };
   if (m.command !== undefined) out.command = normalizeCommand(m.command, cwd, home);
@@ -143,6 +154,7 @@ export function normalizeLayout(layout: Layout, ctx: NormalizeContext): Normaliz
       ? { name: layout.layout, mainSize: normalizeMainSize('50%') }
       : { name: layout.layout.name, mainSize: normalizeMainSize(layout.layout.main_size) };
   const ids = assignTaskIds(layout.tasks);
+  const apiKey = layout.api_key === undefined ? null : 'file' in layout.api_key ? { file: resolvePath(layout.api_key.file, root, ctx.home) } : { command: layout.api_key.command };
   return {
     name: layout.name,
     root,
@@ -154,13 +166,14 @@ export function normalizeLayout(layout: Layout, ctx: NormalizeContext): Normaliz
     shutdownTimeout: layout.shutdown_timeout,
     scrollback: layout.scrollback,
     planApprover: layout.plan_approver,
-    lead: normalizeMember(layout.lead, true, layout, root, ctx.home),
-    teammates: layout.teammates.map((m) => normalizeMember(m, false, layout, root, ctx.home)),
+    lead: normalizeMember(layout.lead, true, layout, root, ctx.home, apiKey),
+    teammates: layout.teammates.map((m) => normalizeMember(m, false, layout, root, ctx.home, apiKey)),
     tasks: layout.tasks.map((t, i) => {
       const task: NormalizedSeedTask = { id: ids[i]!, subject: t.subject, blockedBy: [...new Set(t.blockedBy.map(String))] };
       if (t.description !== undefined) task.description = t.description;
       return task;
     }),
     hooks: { onStart: asList(layout.hooks.on_start), onShutdown: asList(layout.hooks.on_shutdown) },
+    apiKey,
   };
 }

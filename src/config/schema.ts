@@ -141,6 +141,9 @@ export const MemberSchema = z
     cwd: z.string().min(1).optional().meta({ description: 'Working directory, relative to root; ~ expands.' }),
     env: Env.default({}),
     plan_required: z.boolean().default(false).meta({ description: 'Must get a plan approved before working.' }),
+    speaks_protocol: z.boolean().optional().meta({
+      description: 'The command answers shutdown requests through the teamux CLI (agents always do). Without it, quitting hangs up on the member (SIGHUP), as closing its terminal would.',
+    }),
     tools: z.array(ToolName).optional().meta({ description: 'Allowlist of tool names (agents, and MCP tools of mcp: true members).' }),
     mcp: z.boolean().default(false).meta({ description: 'Command members only: write a ready MCP config for `teamux mcp --as NAME` into the team folder; its path is in $TEAMUX_MCP_CONFIG (for Codex CLI, Gemini CLI or any MCP client).' }),
   })
@@ -148,6 +151,9 @@ export const MemberSchema = z
     (member, ctx) => {
       // Runs even when other fields failed (a bad role should not hide a missing command).
       if (typeof member !== 'object' || member === null) return;
+      if (member.agent !== undefined && member.speaks_protocol === false) {
+        ctx.addIssue({ code: 'custom', path: ['speaks_protocol'], message: 'an agent always speaks the protocol', params: { hint: 'remove speaks_protocol: false, or run the member as a command' } });
+      }
       if (member.command !== undefined && member.agent !== undefined) {
         ctx.addIssue({ code: 'custom', path: ['agent'], message: 'give either "command" or "agent", not both' });
       } else if (member.agent !== undefined && member.mcp === true) {
@@ -191,6 +197,20 @@ const Hooks = z.strictObject({
   on_shutdown: HookCommands.optional().meta({ description: 'Shell commands run in root after the team stops.' }),
 });
 
+/**
+ * Where teamux's agents get the API key without it being in any member's environment: a file read,
+ * or a command run (its first line of output), by each agent process at start.
+ */
+const ApiKey = z
+  .union(
+    [
+      z.strictObject({ file: z.string().min(1).meta({ description: 'A file holding the key (relative to root; ~ expands). Keep it mode 600.' }) }),
+      z.strictObject({ command: z.string().min(1).meta({ description: 'A shell command that prints the key, like "pass show anthropic".' }) }),
+    ],
+    { error: (iss) => `expected { file: PATH } or { command: "…" }, got ${describeValue(iss.input)}` },
+  )
+  .meta({ description: 'Give agents the API key from a file or a command instead of ANTHROPIC_API_KEY, so it is in no process environment.' });
+
 /** The whole layout file. */
 export const LayoutSchema = z
   .strictObject({
@@ -215,6 +235,7 @@ export const LayoutSchema = z
       })
       .default([]),
     hooks: Hooks.default({}),
+    api_key: ApiKey.optional(),
   })
   .superRefine(
     (layout, ctx) => {

@@ -3,23 +3,156 @@
  * lines, and folders and files created with owner-only permissions (0700 / 0600). Every writer in
  * the store goes through these, so a crash or SIGKILL leaves either the old file or the new one,
  * never half of one.
+ *
+ * Nothing here follows a symbolic link. A teammate's bash can plant one (inboxes/x.jsonl pointing at
+ * ~/.bashrc, or inboxes/ itself pointing elsewhere) to make teamux write outside the team folder:
+ * files are opened with O_NOFOLLOW, the folder a file sits in must be a real folder (lstat), and a
+ * rename onto a link is refused. The team folder itself is resolved (realpath) when a store opens it.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, promises as fsp, constants as fsc, writeSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, promises as fsp, readFileSync, constants as fsc, writeSync } from 'node:fs';
 import * as path from 'node:path';
+import { pidAlive, processStartTime } from './liveness.js';
+import { redact } from './redact.js';
 
 export const DIR_MODE = 0o700;
 export const FILE_MODE = 0o600;
+const NOFOLLOW = fsc.O_NOFOLLOW;
 
-/** Create a folder (and parents) with mode 0700. */
-export async function ensureDir(dir: string): Promise<void> {
-  await fsp.mkdir(dir, { recursive: true, mode: DIR_MODE });
+/** A path in the team folder is a symbolic link or not the kind of file expected: refused, never followed. */
+export class UnsafePathError extends Error {
+  readonly hint: string;
+  constructor(readonly path: string, what: string) {
+    super(`${path} ${what}; teamux does not follow links in the team folder`);
+    this.hint = `remove it (rm ${JSON.stringify(path)}) and run the command again; someone with access to the folder planted it`;
+  }
 }
 
-/** Replace `file` with `data` atomically: write a temp file beside it, flush it, rename it over. */
-export async function atomicWrite(file: string, data: string): Promise<void> {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fh = await fsp.open(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL, FILE_MODE);
+/** Throw UnsafePathError unless `dir` is a real folder (not a link); a missing folder is fine. */
+export function checkFolderSync(dir: string): void {
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  if (st.isSymbolicLink()) throw new UnsafePathError(dir, 'is a symbolic link');
+  if (!st.isDirectory()) throw new UnsafePathError(dir, 'is not a folder');
+}
+
+/** Throw UnsafePathError if `file` exists as a symbolic link (or another non-regular file). */
+export function checkFileSync(file: string): void {
+  let st;
+  try {
+    st = lstatSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  if (st.isSymbolicLink()) throw new UnsafePathError(file, 'is a symbolic link');
+  if (!st.isFile()) throw new UnsafePathError(file, 'is not a regular file');
+}
+
+/** Turn the ELOOP of an O_NOFOLLOW open (or the ENXIO of a non-blocking FIFO open) into UnsafePathError. */
+function linkRefused(file: string, err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP') return new UnsafePathError(file, 'is a symbolic link');
+  if (code === 'ENXIO') return new UnsafePathError(file, 'is not a regular file');
+  return err;
+}
+
+/** Open a file for reading without following a link in its name or its folder. */
+export async function openForRead(file: string): Promise<fsp.FileHandle> {
+  checkFolderSync(path.dirname(file));
+  let fh: fsp.FileHandle;
+  try {
+    // O_NONBLOCK: a planted FIFO must not hang the reader (regular files ignore the flag).
+    fh = await fsp.open(file, fsc.O_RDONLY | NOFOLLOW | fsc.O_NONBLOCK);
+  } catch (err) {
+    throw linkRefused(file, err);
+  }
+  if (!(await fh.stat()).isFile()) {
+    await fh.close();
+    throw new UnsafePathError(file, 'is not a regular file');
+  }
+  return fh;
+}
+
+/** Read a small file synchronously, with the same refusals as openForRead; undefined when missing. */
+export function readTextSync(file: string): string | undefined {
+  checkFolderSync(path.dirname(file));
+  let fd: number;
+  try {
+    fd = openSync(file, fsc.O_RDONLY | NOFOLLOW | fsc.O_NONBLOCK);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw linkRefused(file, err);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new UnsafePathError(file, 'is not a regular file');
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The names in a folder (empty when it does not exist); the folder must be a real one. */
+export async function listFolder(dir: string): Promise<string[]> {
+  checkFolderSync(dir);
+  try {
+    return await fsp.readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+}
+
+/** Create a folder (and parents) with mode 0700; it must end up a real folder, not a link. */
+export async function ensureDir(dir: string): Promise<void> {
+  await fsp.mkdir(dir, { recursive: true, mode: DIR_MODE });
+  checkFolderSync(dir);
+}
+
+/** This process's kernel start time: with the pid, it names the writer of a temp file unambiguously. */
+const OWN_START = processStartTime(process.pid) ?? 0;
+/** `.<file>.<pid>-<start>.<random>.tmp` (and the older `.<file>.<pid>.<random>.tmp`). */
+const TEMP_NAME = /^\..+\.([1-9][0-9]*)(?:-([0-9]+))?\.[0-9a-f]{8}\.tmp$/;
+
+/** The temp file atomicWrite uses for `file`: beside it, named with the writer's pid and start time. */
+export function tempPathFor(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${OWN_START}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/**
+ * Remove the temp files in `dirs` whose writer is gone (killed between creating and renaming them);
+ * a temp file of a live writer is left alone. Returns the paths removed.
+ */
+export async function sweepTempFiles(dirs: string[]): Promise<string[]> {
+  const removed: string[] = [];
+  for (const dir of dirs) {
+    for (const name of await listFolder(dir)) {
+      const m = TEMP_NAME.exec(name);
+      if (!m) continue;
+      const start = m[2] === undefined ? null : Number(m[2]);
+      if (pidAlive(Number(m[1]), start === 0 ? null : start)) continue;
+      const file = path.join(dir, name);
+      const st = await fsp.lstat(file).catch(() => null);
+      if (!st?.isFile()) continue;
+      await fsp.rm(file, { force: true });
+      removed.push(file);
+    }
+  }
+  return removed;
+}
+
+/** Replace `file` with `data` atomically (secrets redacted): write a temp file beside it, flush it, rename it over. */
+export async function atomicWrite(file: string, text: string): Promise<void> {
+  const data = redact(text);
+  checkFolderSync(path.dirname(file));
+  const tmp = tempPathFor(file);
+  // O_EXCL never follows a link: a planted temp name fails instead of being written through.
+  const fh = await fsp.open(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | NOFOLLOW, FILE_MODE);
   try {
     await fh.writeFile(data, 'utf8');
     await fh.sync();
@@ -30,6 +163,8 @@ export async function atomicWrite(file: string, data: string): Promise<void> {
   }
   await fh.close();
   try {
+    // rename replaces a link rather than writing through it, but a link there was planted: refuse.
+    checkFileSync(file);
     await fsp.rename(tmp, file);
   } catch (err) {
     await fsp.rm(tmp, { force: true });
@@ -43,15 +178,25 @@ export async function writeJson(file: string, value: unknown): Promise<void> {
 }
 
 /**
- * Append one line with a single O_APPEND write. On a local Linux file system the kernel serialises
+ * Append one line (secrets redacted) with a single O_APPEND write. On a local Linux file system the kernel serialises
  * appends, so lines from concurrent processes never interleave; a SIGKILL cannot split a write of a
  * normal-sized line. The calls are synchronous: open, one write and close of a small line take
  * microseconds, less than the three thread-pool round trips of the async API.
  */
 export async function appendLine(file: string, line: string): Promise<void> {
   if (line.includes('\n')) throw new Error('appendLine: a JSONL record must not contain a newline');
-  const buf = Buffer.from(line + '\n', 'utf8');
-  const fd = openSync(file, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT, FILE_MODE);
+  const buf = Buffer.from(redact(line) + '\n', 'utf8');
+  checkFolderSync(path.dirname(file));
+  let fd: number;
+  try {
+    fd = openSync(file, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | NOFOLLOW | fsc.O_NONBLOCK, FILE_MODE);
+  } catch (err) {
+    throw linkRefused(file, err);
+  }
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw new UnsafePathError(file, 'is not a regular file');
+  }
   try {
     const written = writeSync(fd, buf, 0, buf.length);
     if (written !== buf.length) throw new Error(`short append to ${file}: ${written} of ${buf.length} bytes`);
@@ -66,13 +211,19 @@ export interface FileProblem {
   message: string;
 }
 
-/** Read a file as text; undefined when it does not exist. */
+/** Read a file as text; undefined when it does not exist. A link is refused (UnsafePathError). */
 export async function readText(file: string): Promise<string | undefined> {
+  let fh: fsp.FileHandle;
   try {
-    return await fsp.readFile(file, 'utf8');
+    fh = await openForRead(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
+  }
+  try {
+    return await fh.readFile('utf8');
+  } finally {
+    await fh.close();
   }
 }
 
@@ -84,6 +235,27 @@ export function parseJson(file: string, text: string): { ok: true; value: unknow
     const what = text.trim() === '' ? 'the file is empty (half-written?)' : `invalid JSON: ${(err as Error).message}`;
     return { ok: false, problem: { path: file, message: what } };
   }
+}
+
+/**
+ * Why a team folder is not private: owned by another user, or writable by group or others (anyone
+ * who can write there can plant links, edit requests or read the inboxes). Empty when it is fine.
+ */
+export function folderWarnings(dir: string): string[] {
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid) out.push(`the team folder ${dir} is owned by uid ${st.uid}, not by you (uid ${uid}); its owner can change anything in it`);
+  const writers = [st.mode & 0o020 ? 'its group' : null, st.mode & 0o002 ? 'other users' : null].filter(Boolean);
+  if (writers.length > 0) {
+    out.push(`the team folder ${dir} is writable by ${writers.join(' and ')} (mode ${(st.mode & 0o777).toString(8)}), who could plant links or edit requests; hint: chmod 700 ${JSON.stringify(dir)}`);
+  }
+  return out;
 }
 
 /** True if the path exists. */

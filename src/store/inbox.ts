@@ -5,10 +5,9 @@
  * same messages again, and a message appended twice is delivered once.
  */
 import { randomUUID } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { Message, type MessageType } from '../protocol/types.js';
-import { appendLine, ensureDir, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
+import { appendLine, ensureDir, openForRead, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
 import type { TeamPaths } from './paths.js';
 import { waitOnFolder } from './watch.js';
 
@@ -82,7 +81,7 @@ export class Mailbox {
     const file = this.paths.inbox(member);
     let buf: Buffer;
     try {
-      const fh = await fsp.open(file, 'r');
+      const fh = await openForRead(file);
       try {
         const { size } = await fh.stat();
         // A cursor past the end means the file was replaced by hand: start over; ids de-duplicate.

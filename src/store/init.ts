@@ -3,9 +3,11 @@
  * Refreshing keeps what is live: the status and pid of members that are still declared, the tasks,
  * the inboxes and the requests. Seed tasks are created only on a board that never had a task.
  * Members with `mcp: true` get their MCP client config written to mcp/<name>.json (0600, atomic).
+ * Temp files left by writers that died between writing and renaming them are swept.
  */
+import * as path from 'node:path';
 import type { Member } from '../protocol/types.js';
-import { ensureDir, readText, writeJson } from './fsx.js';
+import { ensureDir, readText, sweepTempFiles, writeJson } from './fsx.js';
 import { withLock } from './lock.js';
 import { TeamStore } from './team.js';
 
@@ -15,6 +17,8 @@ export interface MemberSpec {
   role: string;
   kind: 'lead' | 'teammate';
   runtime: 'command' | 'agent';
+  /** Answers shutdown requests (agents always; commands when the layout says `speaks_protocol`). */
+  speaksProtocol: boolean;
   planRequired: boolean;
   planApprover: string | null;
   tools: string[] | null;
@@ -41,11 +45,12 @@ export interface TeamSpec {
 
 /** Create or refresh the folder; returns the store and whether seed tasks were created. */
 export async function initTeam(dir: string, spec: TeamSpec): Promise<{ store: TeamStore; created: boolean; seeded: number }> {
-  const store = TeamStore.forCreate(dir, 'init');
-  await ensureDir(dir);
-  for (const sub of [store.paths.tasks, store.paths.inboxes, store.paths.requests, store.paths.heartbeats, store.paths.spawns, store.paths.transcripts]) {
-    await ensureDir(sub);
-  }
+  const store = await TeamStore.forCreate(dir, 'init');
+  const subs = [store.paths.tasks, store.paths.inboxes, store.paths.requests, store.paths.heartbeats, store.paths.spawns, store.paths.transcripts];
+  for (const sub of subs) await ensureDir(sub);
+  // Temp files of writers killed before their rename (kill -9, a crash) are never renamed: sweep them.
+  const swept = await sweepTempFiles([store.dir, ...subs, store.paths.mcpConfigs]);
+  if (swept.length > 0) store.log.info(`removed ${swept.length} temp file(s) left by writers that are gone: ${swept.map((f) => path.relative(store.dir, f)).join(', ')}`);
   // Under the config lock, so a refresh never loses a member update made at the same moment.
   const created = await withLock(store.paths.config, () => writeRoster(store, spec));
   for (const [member, config] of Object.entries(spec.mcpConfigs ?? {})) {
@@ -62,7 +67,7 @@ async function writeRoster(store: TeamStore, spec: TeamSpec): Promise<boolean> {
   const members: Member[] = spec.members.map((s) => {
     const was = previous.get(s.name);
     return {
-      name: s.name, role: s.role, kind: s.kind, runtime: s.runtime, planRequired: s.planRequired, planApprover: s.planApprover, tools: s.tools,
+      name: s.name, role: s.role, kind: s.kind, runtime: s.runtime, speaksProtocol: s.speaksProtocol, planRequired: s.planRequired, planApprover: s.planApprover, tools: s.tools,
       status: was?.status ?? 'exited', pid: was?.pid ?? null, pidStart: was?.pidStart ?? null, joinedAt: was?.joinedAt ?? null, exitCode: was?.exitCode ?? null,
     };
   });

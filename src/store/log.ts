@@ -1,19 +1,12 @@
 /**
- * Diagnostics go to `teamux.log` in the team folder; stdout belongs to the TUI. Lines that look like
- * API keys are redacted before they are written, so a secret never reaches the disk through a log.
+ * Diagnostics go to `teamux.log` in the team folder; stdout belongs to the TUI. Every line passes
+ * through store/redact before it is written, so a secret never reaches the disk through a log.
  */
-import { appendFileSync } from 'node:fs';
-import { FILE_MODE } from './fsx.js';
+import { closeSync, constants as fsc, openSync, writeSync } from 'node:fs';
+import * as path from 'node:path';
+import { checkFolderSync, FILE_MODE } from './fsx.js';
 
-const SECRET = /(sk-ant-[A-Za-z0-9_-]{8,}|x-api-key["':\s]+[^\s"',}]+|ANTHROPIC_API_KEY=\S+)/g;
-
-/** Replace anything that looks like an API key with a marker. */
-export function redact(text: string): string {
-  const key = process.env.ANTHROPIC_API_KEY;
-  let out = text.replace(SECRET, '[redacted]');
-  if (key && key.length >= 8) out = out.split(key).join('[redacted]');
-  return out;
-}
+import { redact } from './redact.js';
 
 /** A line-oriented diagnostic log. Writes are synchronous so the last line before a crash lands. */
 export class Log {
@@ -30,7 +23,14 @@ export class Log {
     if (!this.file) return;
     const line = `${new Date().toISOString()} ${level} [${this.who} ${process.pid}] ${redact(message)}\n`;
     try {
-      appendFileSync(this.file, line, { mode: FILE_MODE });
+      // Never through a link: a planted teamux.log link would otherwise carry the log elsewhere.
+      checkFolderSync(path.dirname(this.file));
+      const fd = openSync(this.file, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_NOFOLLOW | fsc.O_NONBLOCK, FILE_MODE);
+      try {
+        writeSync(fd, line);
+      } finally {
+        closeSync(fd);
+      }
     } catch {
       // Logging must never take the program down.
     }

@@ -4,10 +4,9 @@
  * pure state machine under the request's lock, so of two racing answers exactly one wins.
  */
 import { randomBytes } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
 import { resolve as resolveRequest, type ResponseInput } from '../protocol/requests.js';
 import { accept, refuse, ProtocolRequest, type Outcome, type RequestType } from '../protocol/types.js';
-import { ensureDir, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
+import { ensureDir, listFolder, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
 import { withLock } from './lock.js';
 import type { TeamPaths } from './paths.js';
 
@@ -46,13 +45,7 @@ export class RequestBook {
 
   /** Every request, oldest first; bad files are reported and skipped. */
   async list(): Promise<{ requests: ProtocolRequest[]; problems: FileProblem[] }> {
-    let names: string[];
-    try {
-      names = await fsp.readdir(this.paths.requests);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { requests: [], problems: [] };
-      throw err;
-    }
+    const names = await listFolder(this.paths.requests);
     const requests: ProtocolRequest[] = [];
     const problems: FileProblem[] = [];
     for (const n of names.filter((n) => n.startsWith('req-') && n.endsWith('.json'))) {

@@ -4,14 +4,13 @@
  * under that task's lock; creating tasks and adding dependencies also hold the board lock. Readiness
  * and the DAG rules come from protocol/tasks; this file only reads, locks and writes.
  */
-import { promises as fsp, readFileSync } from 'node:fs';
 import {
   applyUpdate, byId, checkClaim, claimed, completed, isReady, newlyReady, released, wouldCycle,
   type TaskIndex, type TaskPatch,
 } from '../protocol/tasks.js';
 import { accept, refuse, Task, type Outcome } from '../protocol/types.js';
 import type { EventLog } from './events.js';
-import { atomicWrite, ensureDir, exists, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
+import { atomicWrite, ensureDir, exists, listFolder, parseJson, readText, readTextSync, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
 import { tryWithLock, withLock } from './lock.js';
 import type { TeamPaths } from './paths.js';
 
@@ -43,13 +42,7 @@ export class TaskBoard {
 
   /** Read every task file; bad files are reported and skipped, never fatal. */
   async snapshot(): Promise<BoardSnapshot> {
-    let names: string[];
-    try {
-      names = await fsp.readdir(this.paths.tasks);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { tasks: [], index: new Map(), problems: [] };
-      throw err;
-    }
+    const names = await listFolder(this.paths.tasks);
     const files = names.filter((n) => /^[1-9][0-9]*\.json$/.test(n));
     // Read in bounded batches: a board of thousands of tasks must not run out of file handles.
     const read: Array<{ task?: Task; problem?: FileProblem }> = [];
@@ -69,7 +62,13 @@ export class TaskBoard {
   /** Read one task file. */
   async readTask(id: string): Promise<{ task?: Task; problem?: FileProblem }> {
     const file = this.paths.task(id);
-    const text = await readText(file);
+    let text: string | undefined;
+    try {
+      text = await readText(file);
+    } catch (err) {
+      if (err instanceof UnsafePathError) return { problem: { path: file, message: err.message } };
+      throw err;
+    }
     if (text === undefined) return {};
     const json = parseJson(file, text);
     if (!json.ok) return { problem: json.problem };
@@ -85,8 +84,7 @@ export class TaskBoard {
   /** Get one task. */
   async get(id: string): Promise<Outcome<Task>> {
     const r = await this.readTask(id);
-    if (r.task) return accept(r.task);
-    return refuse('not_found', r.problem ? `task ${id} cannot be read: ${r.problem.message}` : `task ${id} does not exist`);
+    return r.task ? accept(r.task) : notFound(id, r.problem);
   }
 
   /** Create a task; its blockers get the new id in their `blocks`. */
@@ -119,8 +117,8 @@ export class TaskBoard {
       const board = await this.snapshot();
       const task = board.index.get(id);
       const up = board.index.get(blocker);
-      if (!task) return refuse<Task>('not_found', `task ${id} does not exist`);
-      if (!up) return refuse<Task>('not_found', `task ${blocker} does not exist`);
+      if (!task) return notFound(id, (await this.readTask(id)).problem);
+      if (!up) return notFound(blocker, (await this.readTask(blocker)).problem);
       if (task.blockedBy.includes(blocker)) return accept(task);
       if (wouldCycle(board.index, id, blocker)) return refuse<Task>('cycle', `task ${id} blocked by ${blocker} would make a dependency cycle`);
       const now = new Date().toISOString();
@@ -168,7 +166,7 @@ export class TaskBoard {
    */
   private looksClaimable(id: string): boolean {
     try {
-      const t = JSON.parse(readFileSync(this.paths.task(id), 'utf8')) as { owner?: unknown; status?: unknown };
+      const t = JSON.parse(readTextSync(this.paths.task(id)) ?? 'null') as { owner?: unknown; status?: unknown };
       return t.owner === null && t.status === 'pending';
     } catch {
       return false;
@@ -176,7 +174,8 @@ export class TaskBoard {
   }
 
   private async claimLocked(by: string, id: string): Promise<Outcome<Task>> {
-    const { task } = await this.readTask(id);
+    const { task, problem } = await this.readTask(id);
+    if (problem) return notFound(id, problem);
     const index = await this.readMany(task?.blockedBy ?? []);
     const check = checkClaim(task, index, id);
     if (!check.ok) return check;
@@ -190,7 +189,8 @@ export class TaskBoard {
   /** Compare-and-set update of a task by `by` who read `revision`. */
   async update(id: string, by: string, revision: number, patch: TaskPatch): Promise<Outcome<Task>> {
     return this.taskLocked([id], async () => {
-      const { task } = await this.readTask(id);
+      const { task, problem } = await this.readTask(id);
+    if (problem) return notFound(id, problem);
       const index = await this.readMany(task?.blockedBy ?? []);
       const next = applyUpdate(task, id, by, revision, patch, index, new Date().toISOString());
       if (!next.ok) return next;
@@ -204,7 +204,8 @@ export class TaskBoard {
   /** Complete a task owned by `by`; returns it and the ids of dependents that became ready. */
   async complete(id: string, by: string, result: string | null): Promise<Outcome<{ task: Task; nowReady: string[] }>> {
     return this.taskLocked([id], async () => {
-      const { task } = await this.readTask(id);
+      const { task, problem } = await this.readTask(id);
+    if (problem) return notFound(id, problem);
       const index = await this.readMany([...(task?.blockedBy ?? []), ...(task?.blocks ?? [])]);
       const next = completed(task, id, by, result, index, new Date().toISOString());
       if (!next.ok) return next;
@@ -221,7 +222,8 @@ export class TaskBoard {
   /** Release a claimed task back to pending (by its owner, or by anyone when `by` is null). */
   async release(id: string, by: string | null, why: string): Promise<Outcome<Task>> {
     return this.taskLocked([id], async () => {
-      const { task } = await this.readTask(id);
+      const { task, problem } = await this.readTask(id);
+    if (problem) return notFound(id, problem);
       const next = released(task, id, by, new Date().toISOString());
       if (!next.ok) return next;
       await writeJson(this.paths.task(id), next.value);
@@ -245,7 +247,7 @@ export class TaskBoard {
     let mark = text === undefined ? NaN : Number.parseInt(text.trim(), 10);
     if (!Number.isInteger(mark) || mark < 0) {
       // No mark (or a mangled one): recover it from the files there are.
-      const names = await fsp.readdir(this.paths.tasks);
+      const names = await listFolder(this.paths.tasks);
       mark = names.reduce((m, n) => (/^[1-9][0-9]*\.json$/.test(n) ? Math.max(m, Number(n.slice(0, -5))) : m), 0);
     }
     // A file added by hand past the mark still counts, so a new id never lands on an existing file.
@@ -268,6 +270,11 @@ export class TaskBoard {
     const step = (i: number): Promise<T> => (i === sorted.length ? fn() : withLock(this.paths.task(sorted[i]!), () => step(i + 1)));
     return step(0);
   }
+}
+
+/** The one refusal for a task that is missing or unreadable, whatever the verb (exit 3, reason not_found). */
+function notFound(id: string, problem: FileProblem | undefined): Outcome<never> {
+  return refuse('not_found', problem ? `task ${id} cannot be read: ${problem.message}` : `task ${id} does not exist`);
 }
 
 export type { TaskIndex };

@@ -12,12 +12,13 @@ import {
   type RequestType, type Task,
 } from '../protocol/types.js';
 import { EventLog } from './events.js';
-import { ensureDir, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
+import { checkFileSync, checkFolderSync, DIR_MODE, ensureDir, folderWarnings, parseJson, readText, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
 import { Mailbox, type Outgoing } from './inbox.js';
 import { effectiveStatus, processStartTime } from './liveness.js';
 import { withLock } from './lock.js';
 import { Log } from './log.js';
 import { TeamPaths } from './paths.js';
+import { redact } from './redact.js';
 import { RequestBook } from './requests.js';
 import { TaskBoard } from './tasks.js';
 
@@ -31,6 +32,15 @@ export interface MemberView extends Member {
 export interface OpenError {
   message: string;
   hint: string;
+}
+
+/** Folders already warned about in this process: a warning is given once, not per command step. */
+const warned = new Set<string>();
+
+function firstWarnings(dir: string, warnings: string[]): string[] {
+  if (warnings.length === 0 || warned.has(dir)) return [];
+  warned.add(dir);
+  return warnings;
 }
 
 /** A handle on one team folder. */
@@ -52,23 +62,59 @@ export class TeamStore {
     this.log = new Log(this.paths.log, who);
   }
 
-  /** Open an existing team folder; a missing or unreadable one is a value, not an exception. */
-  static async open(dir: string, who = 'cli'): Promise<{ ok: true; store: TeamStore } | { ok: false; error: OpenError }> {
-    const store = new TeamStore(path.resolve(dir), who);
+  /**
+   * Open an existing team folder; a missing, unreadable or unsafe one is a value, not an exception.
+   * The folder is resolved to its real path, its subfolders must be real folders (not links), and
+   * `warnings` says (once per process) if someone else owns it or others can write to it.
+   */
+  static async open(dir: string, who = 'cli'): Promise<{ ok: true; store: TeamStore; warnings: string[] } | { ok: false; error: OpenError }> {
+    const real = await fsp.realpath(path.resolve(dir)).catch(() => path.resolve(dir));
+    const store = new TeamStore(real, who);
+    const unsafe = store.unsafeFolder();
+    if (unsafe) return { ok: false, error: { message: unsafe.message, hint: unsafe.hint } };
     const cfg = await store.readConfig();
     if (!cfg.ok) return { ok: false, error: cfg.error };
-    return { ok: true, store };
+    const warnings = firstWarnings(real, folderWarnings(real));
+    for (const w of warnings) store.log.warn(w);
+    return { ok: true, store, warnings };
   }
 
-  /** Open a folder for creation (used by init); it need not hold a team yet. */
-  static forCreate(dir: string, who = 'cli'): TeamStore {
-    return new TeamStore(path.resolve(dir), who);
+  /** Open a folder for creation (used by init): created if missing, resolved to its real path. */
+  static async forCreate(dir: string, who = 'cli'): Promise<TeamStore> {
+    await fsp.mkdir(path.resolve(dir), { recursive: true, mode: DIR_MODE });
+    const store = new TeamStore(await fsp.realpath(path.resolve(dir)), who);
+    const unsafe = store.unsafeFolder();
+    if (unsafe) throw unsafe;
+    return store;
+  }
+
+  /** The first subfolder (or top-level file) that is a link or of the wrong kind, as an error; null when all are sound. */
+  private unsafeFolder(): UnsafePathError | null {
+    const p = this.paths;
+    for (const sub of [p.tasks, p.inboxes, p.requests, p.heartbeats, p.spawns, p.transcripts, p.mcpConfigs]) {
+      try {
+        checkFolderSync(sub);
+      } catch (err) {
+        if (err instanceof UnsafePathError) return err;
+        throw err;
+      }
+    }
+    for (const file of [p.config, p.events, p.log]) {
+      try {
+        checkFileSync(file);
+      } catch (err) {
+        if (err instanceof UnsafePathError) return err;
+        throw err;
+      }
+    }
+    return null;
   }
 
   /** Read and check team.json. */
   async readConfig(): Promise<{ ok: true; config: TeamConfig } | { ok: false; error: OpenError }> {
     const file = this.paths.config;
     const text = await readText(file).catch((err: Error) => err);
+    if (text instanceof UnsafePathError) return { ok: false, error: { message: text.message, hint: text.hint } };
     if (text instanceof Error) return { ok: false, error: { message: `cannot read ${file}: ${text.message}`, hint: 'check the folder permissions' } };
     if (text === undefined) {
       return { ok: false, error: { message: `no team at ${this.dir} (${file} does not exist)`, hint: 'create one with `teamux init LAYOUT.yaml`, or pass the folder it printed with --team-dir' } };
@@ -156,7 +202,7 @@ export class TeamStore {
 
   private async heartbeatAt(name: string): Promise<number | null> {
     try {
-      return (await fsp.stat(this.paths.heartbeat(name))).mtimeMs;
+      return (await fsp.lstat(this.paths.heartbeat(name))).mtimeMs;
     } catch {
       return null;
     }
@@ -164,7 +210,7 @@ export class TeamStore {
 
   /** Member names, cached while team.json is unchanged (sending is the hot path). */
   private async memberNames(): Promise<Set<string>> {
-    const st = await fsp.stat(this.paths.config).catch(() => null);
+    const st = await fsp.lstat(this.paths.config).catch(() => null);
     const key = st ? `${st.mtimeMs}:${st.size}:${st.ino}` : '';
     if (!this.namesCache || this.namesCache.key !== key) {
       this.namesCache = { key, names: new Set((await this.config()).members.map((m) => m.name)) };
@@ -179,7 +225,7 @@ export class TeamStore {
     if (!names.has(out.to)) return refuse('unknown_member', `recipient ${JSON.stringify(out.to)} is not a member of this team`);
     const msg = this.mail.compose(out);
     await this.mail.deliver(msg);
-    await this.events.record('message_sent', { id: msg.id, from: msg.from, to: msg.to, messageType: msg.type, excerpt: excerpt(msg.text), request_id: msg.request_id });
+    await this.events.record('message_sent', { id: msg.id, from: msg.from, to: msg.to, messageType: msg.type, excerpt: excerpt(redact(msg.text)), request_id: msg.request_id });
     // An idle notification is also the sender's status: the board shows it idle until it works again.
     if (msg.type === 'idle_notification') await this.updateMember(msg.from, { status: 'idle' });
     return accept(msg);

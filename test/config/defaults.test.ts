@@ -41,11 +41,13 @@ describe('defaults', () => {
         cwd: dir,
         env: {},
         planRequired: false,
+        speaksProtocol: false,
         mcp: false,
       },
       teammates: [],
       tasks: [],
       hooks: { onStart: [], onShutdown: [] },
+      apiKey: null,
     } satisfies NormalizedLayout);
   });
 
@@ -59,6 +61,20 @@ describe('defaults', () => {
 });
 
 describe('normalization', () => {
+  test('api_key gives agents a key file or command, never the key, through their env', () => {
+    const base = ['lead:', '  name: boss', '  role: r', '  agent: true', 'teammates:', '  - name: ann', '    role: r', '    command: sh'];
+    const root = tempDir();
+    const file = loaded(loadLayout(writeLayout(lines('name: demo', `root: ${root}`, 'api_key:', '  file: keys/anthropic', ...base))));
+    const keyFile = path.join(root, 'keys', 'anthropic');
+    expect(file.apiKey).toEqual({ file: keyFile });
+    expect([file.lead.env, file.teammates[0]!.env]).toEqual([{ TEAMUX_API_KEY_FILE: keyFile }, { TEAMUX_API_KEY_FILE: keyFile }]);
+    const cmd = loaded(loadLayout(writeLayout(lines('name: demo', 'api_key: { command: "pass show anthropic" }', ...base))));
+    expect(cmd.lead.env).toEqual({ TEAMUX_API_KEY_COMMAND: 'pass show anthropic' });
+    const bad = loadLayout(writeLayout(lines('name: demo', 'api_key: sk-ant-do-not-put-it-here', ...base)));
+    expect(bad.ok).toBe(false);
+    expect(JSON.stringify(bad)).toContain('expected { file: PATH } or { command: \\"…\\" }');
+  });
+
   test('layout spellings become { name, mainSize }', () => {
     const base = ['lead:', '  name: boss', '  role: r', '  command: sh'];
     const of = (...ls: string[]) => loaded(loadLayout(writeLayout(lines('name: demo', ...ls, ...base)))).layout;
@@ -144,6 +160,7 @@ describe('normalization', () => {
       cwd: dir,
       env: { A: 'team', B: 'ann' },
       planRequired: true,
+      speaksProtocol: true,
       mcp: false,
       tools: ['read_file', 'grep'],
       agent: {

@@ -3,7 +3,7 @@
  * wraps each command's reply in `%begin`/`%end` (or `%error`) guards carrying the same
  * `<time> <number> <flags>` triple; pane output arrives as `%output %<pane> <value>` where bytes below
  * 0x20 and the backslash are escaped as `\ooo` and every other byte (UTF-8 included, in 3.3a) is sent
- * raw. This parser owns only two pieces of state: the partial line left over from the previous chunk
+ * raw. This parser owns only two pieces of state: the partial line left over from previous chunks
  * and the reply block being collected. It does no I/O, never throws on input, and reports lines it
  * cannot place as `garbage` events.
  */
@@ -105,35 +105,41 @@ function startsWith(line: Uint8Array, prefix: Uint8Array): boolean {
 
 /** Incremental control-mode parser: feed chunks split anywhere, get events in wire order. */
 export class ControlParser {
-  // bytes of the line not yet terminated by \n
-  private rest: Uint8Array = new Uint8Array(0);
+  // pieces of the line not yet terminated by \n, kept as a list: joining them once, when the line
+  // ends, keeps a long unterminated line linear in its length (re-joining per chunk was quadratic)
+  private pending: Uint8Array[] = [];
   // reply block being collected, if any
   private block: OpenBlock | undefined;
 
   /** Consumes a chunk and returns the events of every line it completed. */
   feed(chunk: Uint8Array): ControlEvent[] {
     const events: ControlEvent[] = [];
-    const data = this.rest.length === 0 ? chunk : Buffer.concat([this.rest, chunk]);
     let start = 0;
-    for (;;) {
-      const nl = data.indexOf(NEWLINE, start);
-      if (nl < 0) break;
-      let end = nl;
-      if (end > start && data[end - 1] === CR) end--;
-      this.line(data.subarray(start, end), events);
+    let nl = chunk.indexOf(NEWLINE);
+    if (nl >= 0 && this.pending.length > 0) {
+      // Only the new chunk is searched for the newline; the pending pieces are joined once.
+      const line = Buffer.concat([...this.pending, chunk.subarray(0, nl)]);
+      this.pending = [];
+      this.complete(line, 0, line.length, events);
       start = nl + 1;
+      nl = chunk.indexOf(NEWLINE, start);
     }
-    // Copy the tail: `data` may be the caller's buffer, which it is free to reuse.
-    this.rest = start >= data.length ? new Uint8Array(0) : Uint8Array.prototype.slice.call(data, start);
+    while (nl >= 0) {
+      this.complete(chunk, start, nl, events);
+      start = nl + 1;
+      nl = chunk.indexOf(NEWLINE, start);
+    }
+    // Copy the tail: `chunk` is the caller's buffer, which it is free to reuse.
+    if (start < chunk.length) this.pending.push(Uint8Array.prototype.slice.call(chunk, start));
     return events;
   }
 
   /** Flushes an unterminated last line (the stream ended) and reports an unfinished block. */
   end(): ControlEvent[] {
     const events: ControlEvent[] = [];
-    if (this.rest.length > 0) {
-      const tail = this.rest;
-      this.rest = new Uint8Array(0);
+    if (this.pending.length > 0) {
+      const tail = Buffer.concat(this.pending);
+      this.pending = [];
       events.push({ type: 'garbage', line: utf8.decode(tail) });
     }
     if (this.block) {
@@ -141,6 +147,12 @@ export class ControlParser {
       this.block = undefined;
     }
     return events;
+  }
+
+  /** Handles the line `data[start, nl)`, without a CR before the newline. */
+  private complete(data: Uint8Array, start: number, nl: number, events: ControlEvent[]): void {
+    const end = nl > start && data[nl - 1] === CR ? nl - 1 : nl;
+    this.line(data.subarray(start, end), events);
   }
 
   private line(bytes: Uint8Array, events: ControlEvent[]): void {

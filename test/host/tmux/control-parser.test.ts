@@ -202,4 +202,43 @@ describe('control parser edge cases', () => {
     chunk.fill(0x7a);
     expect(outputOf(parser.feed(bytes('c\n')))).toEqual(bytes('abc'));
   });
+
+  it('buffers a huge unterminated line in time linear in its length', () => {
+    // A pane that prints megabytes without a newline arrives as one %output line in many chunks.
+    // Reference in the same run: the same bytes and chunks, but every chunk a complete line. A
+    // parser that re-joins (or re-scans) the buffered part on every chunk is quadratic and blows the
+    // bound by orders of magnitude (61 s for 115 MiB was measured before the fix).
+    const CHUNK = 1024;
+    const CHUNKS = 8192; // 8 MiB in all
+    const body = new Uint8Array(CHUNK).fill(0x61);
+    const line = (): number => {
+      const parser = new ControlParser();
+      const t0 = performance.now();
+      parser.feed(bytes('%output %1 '));
+      for (let i = 0; i < CHUNKS; i++) parser.feed(body);
+      const events = parser.feed(bytes('\n'));
+      const ms = performance.now() - t0;
+      expect(events).toHaveLength(1);
+      expect(outputOf(events).length).toBe(CHUNK * CHUNKS);
+      return ms;
+    };
+    const reference = (): number => {
+      const parser = new ControlParser();
+      const terminated = new Uint8Array(CHUNK);
+      terminated.set(bytes('%output %1 '));
+      terminated.fill(0x61, 11, CHUNK - 1);
+      terminated[CHUNK - 1] = 0x0a;
+      const t0 = performance.now();
+      let n = 0;
+      for (let i = 0; i < CHUNKS; i++) n += parser.feed(terminated).length;
+      const ms = performance.now() - t0;
+      expect(n).toBe(CHUNKS);
+      return ms;
+    };
+    const median = (f: () => number): number => [f(), f(), f()].sort((a, b) => a - b)[1]!;
+    const ref = median(reference);
+    const long = median(line);
+    console.log(`control parser: 8 MiB unterminated line in 1 KiB chunks ${long.toFixed(1)} ms, same bytes as 8192 lines ${ref.toFixed(1)} ms, ratio ${(long / ref).toFixed(2)}`);
+    expect(long).toBeLessThan(ref * 10);
+  });
 });
