@@ -443,8 +443,11 @@ export class Multiplexer {
     const onSignal = (): void => void this.finish(0, this.opts.host.kind !== 'tmux');
     process.on('SIGTERM', onSignal);
     process.on('SIGHUP', onSignal);
+    // The terminal can also go away as end-of-file on its input, with or without a SIGHUP.
+    input.on('end', onSignal);
     this.cleanups.push(() => {
       input.off('data', onData);
+      input.off('end', onSignal);
       process.off('SIGTERM', onSignal);
       process.off('SIGHUP', onSignal);
       output.write('\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[?1000l');

@@ -237,4 +237,8 @@ describe('programs in a pane look as they do in plain tmux', () => {
   it('less', async () => {
     await compare('less -S long.txt', /^line 027 of the less fixture/m);
   }, 60_000);
+
+  it('wide characters: emoji, ZWJ sequences, flags, variation selectors, combining marks, CJK', async () => {
+    await compare('cat widths.txt', /^END-OF-WIDTHS/m);
+  }, 60_000);
 });
