@@ -1,12 +1,42 @@
 /**
- * The plan gate and the tool permissions, decided at dispatch: pure functions of the member record
- * and its plan status, so no model output can talk its way past them. A member with planRequired may
- * not run a mutating tool until one of its plan requests is approved; a teammate may not run a
- * lead-only tool; a `tools` allowlist in team.json narrows either set further.
+ * The plan gate and the tool permissions, decided at dispatch: pure functions of what the member
+ * process fixed at its start (a GateAnchor: whether it needs a plan, who approves, the trust key and
+ * run from its environment) and of its current plan request, so no model output, hand-edited file or
+ * child process can talk its way past them. A member with planRequired may not run a mutating tool
+ * until its current plan (the newest of this run) carries an approval signed by its approver and
+ * verified against the trust key; a teammate may not run a lead-only tool; a `tools` allowlist in
+ * team.json narrows either set further.
  */
 import type { PlanStatus } from '../protocol/requests.js';
-import type { Member, ProtocolRequest } from '../protocol/types.js';
-import { planStatus } from '../protocol/requests.js';
+import type { Member, ProtocolRequest, TeamConfig } from '../protocol/types.js';
+import { currentPlan, planStatus } from '../protocol/requests.js';
+import { answerTrusted, OPERATOR, parsePublicKey, whyUntrusted, type TrustAnchor } from '../protocol/trust.js';
+
+/** What a member process fixes at its start and never re-reads from files. */
+export interface GateAnchor {
+  member: string;
+  planRequired: boolean;
+  /** Whose signed answer counts: OPERATOR or the lead's name. */
+  approver: string;
+  /** This run (requests of other runs do not count). */
+  run: string | null;
+  /** The trust key from TEAMUX_TRUST_KEY; null when the process was not started by a teamux screen. */
+  trust: TrustAnchor | null;
+}
+
+/** The gate anchor from the environment the process started with, and team.json as read at start. */
+export function gateAnchorAtStart(env: NodeJS.ProcessEnv, me: Member, team: TeamConfig, lead: string): GateAnchor {
+  const run = env.TEAMUX_RUN || team.run;
+  const key = env.TEAMUX_TRUST_KEY ?? '';
+  const trust = run && parsePublicKey(key) ? { trustKey: key.trim(), team: team.name, run } : null;
+  return {
+    member: me.name,
+    planRequired: me.planRequired || env.TEAMUX_PLAN_REQUIRED === '1',
+    approver: env.TEAMUX_PLAN_APPROVER || me.planApprover || lead || OPERATOR,
+    run,
+    trust,
+  };
+}
 
 /** Tools that change the world outside the team folder: held back until a required plan is approved. */
 export const MUTATING_TOOLS: ReadonlySet<string> = new Set(['bash', 'write_file', 'edit_file']);
@@ -22,13 +52,21 @@ export function gateDecision(tool: string, status: PlanStatus): GateDecision {
     ? 'wait for the plan_approval_response before changing anything'
     : status === 'rejected'
       ? 'revise the plan using the feedback and submit it again with submit_plan'
-      : 'submit a plan with submit_plan and wait for its approval';
+      : status === 'unverified'
+        ? 'the answer on record is not signed by your approver for this plan, so it does not count; wait for a signed answer'
+        : 'submit a plan with submit_plan and wait for its approval';
   return { allow: false, reason: `blocked: plan status is ${status} (${hint})` };
 }
 
-/** The plan status of `member`, from all requests of the team (only its own plan requests count). */
-export function memberPlanStatus(member: Pick<Member, 'name' | 'planRequired'>, requests: readonly ProtocolRequest[]): PlanStatus {
-  return planStatus(member.planRequired, requests.filter((r) => r.type === 'plan_approval' && r.from === member.name));
+/** The plan status of the member, from all requests of the team: its current plan, and whether its answer is signed. */
+export function memberPlanStatus(anchor: GateAnchor, requests: readonly ProtocolRequest[]): PlanStatus {
+  return planStatus(anchor.planRequired, currentPlan(requests, anchor.member, anchor.run), (q) => answerTrusted(anchor.trust, anchor.approver, q));
+}
+
+/** Why the answer on the member's current plan does not count (for the pane), or null. */
+export function untrustedReason(anchor: GateAnchor, requests: readonly ProtocolRequest[]): string | null {
+  const q = currentPlan(requests, anchor.member, anchor.run);
+  return q && q.response ? whyUntrusted(anchor.trust, anchor.approver, q) : null;
 }
 
 /** Whether a member of this kind, with this allowlist, may use a tool (leadOnly marks the lead's tools). */

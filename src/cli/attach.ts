@@ -12,7 +12,7 @@ import { TeamStore, type MemberView } from '../store/team.js';
 import { EXIT_OK, EXIT_REFUSED, parse, UsageError, type CliContext } from './context.js';
 import { loadLayoutOrFail } from './layout-team.js';
 import { liveMux } from './mux-lock.js';
-import { keyTableOf, muxFor, openForMux, requireTty } from './start.js';
+import { keyTableOf, muxFor, openForMux, requireTty, trustFor } from './start.js';
 import { table } from './task.js';
 import { attachTmux, runningTeams, sessionTeamDir, tmuxRun, tmuxSocket } from './tmux-backend.js';
 import type { Verb } from './verb.js';
@@ -55,12 +55,18 @@ export const attachVerb: Verb = {
     const { layout } = loadLayoutOrFail(cfg.layoutFile, ctx.env);
     const keys = keyTableOf(layout, cfg.layoutFile);
     const { store, release } = await openForMux(dir, 'tmux');
+    // The run goes on, but this screen has a new key: members still running from the screen that
+    // started them trust that screen's key only, and take this one's decisions after a restart (C-a R).
+    const run = cfg.run ?? (await store.startRun()).run;
+    const trust = await trustFor(store, layout, run);
+    store.log.warn('attached with a new trust key: plan decisions from this screen count for members started or restarted (C-a R) from it; members still running from the earlier screen show them as unverified');
     try {
       const { host, procs } = await attachTmux(team, layout.root, dir, ctx.env);
       const demoUrl = existsSync(path.join(dir, 'demo-url'));
-      const mux = muxFor({ layout, layoutFile: cfg.layoutFile, keys, store, host, teamDir: dir, extraEnv: {}, demo: demoUrl && !ctx.env.ANTHROPIC_API_KEY, adopt: procs });
+      const mux = muxFor({ layout, layoutFile: cfg.layoutFile, keys, store, host, teamDir: dir, extraEnv: { ...trust.env }, demo: demoUrl && !ctx.env.ANTHROPIC_API_KEY, adopt: procs, memberEnv: trust.memberEnv });
       return await mux.run();
     } finally {
+      trust.authority.dispose();
       await release();
     }
   },

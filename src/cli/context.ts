@@ -88,9 +88,17 @@ export async function openTeam(ctx: CliContext, flag: string | undefined, who = 
   return r.store;
 }
 
-/** The member a verb acts as: --as/--from, else $TEAMUX_MEMBER. */
+/**
+ * The member a verb acts as: --as/--from, else $TEAMUX_MEMBER. Inside a member's pane (TEAMUX_MEMBER
+ * set) a different name is refused, so a member's tools cannot act as another member by passing a
+ * flag. Unsetting the variable defeats this; that is why plan decisions are signed (docs/protocol.md).
+ */
 export function actingAs(ctx: CliContext, value: string | undefined, flag = '--as'): string {
-  const who = value ?? ctx.env.TEAMUX_MEMBER;
+  const mine = ctx.env.TEAMUX_MEMBER;
+  if (mine && value !== undefined && value !== mine) {
+    throw new UsageError(`${flag} ${value}: this process belongs to member ${mine} (TEAMUX_MEMBER) and cannot act as another member`, `leave out ${flag}, or pass ${flag} ${mine}`);
+  }
+  const who = value ?? mine;
   if (!who) throw new UsageError(`say who is acting with ${flag} NAME`, 'or run inside a teamux pane, where TEAMUX_MEMBER is set');
   return who;
 }

@@ -1,14 +1,18 @@
 /**
- * `teamux request …` (list, approve, reject, open) and `teamux plan submit`: the request/response
+ * `teamux request …` (list, approve, reject, open) and `teamux plan submit|status`: the request/response
  * protocols from the command line. Answers go through the state machine, so a duplicate or a
- * mismatched answer is refused with its reason.
+ * mismatched answer is refused with its reason. The CLI cannot sign, so it answers shutdown requests
+ * only: plan decisions come from the teamux screen (C-a a / C-a r) or the lead agent's tools.
  */
-import { planStatus } from '../protocol/requests.js';
+import { gateAnchorAtStart, memberPlanStatus, untrustedReason } from '../agent/gate.js';
+import { currentPlan } from '../protocol/requests.js';
+import { OPERATOR } from '../protocol/trust.js';
+import { refuse } from '../protocol/types.js';
 import { EXIT_OK, actingAs, onePositional, openTeam, parse, report, TEAM_OPTIONS, UsageError } from './context.js';
 import { dispatch, table } from './task.js';
 import type { SubVerb, Verb } from './verb.js';
 
-/** Answer a request as `--as` (default: the member it is addressed to). */
+/** Answer a shutdown request as `--as` (default: TEAMUX_MEMBER, else the member it is addressed to). */
 async function answer(ctx: Parameters<SubVerb['run']>[0], argv: string[], approve: boolean, usage: string): Promise<number> {
   const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' }, feedback: { type: 'string' }, reason: { type: 'string' } }, usage);
   const id = onePositional(positionals, 'request id', usage);
@@ -17,7 +21,11 @@ async function answer(ctx: Parameters<SubVerb['run']>[0], argv: string[], approv
   const store = await openTeam(ctx, values['team-dir']);
   const req = await store.requests.get(id);
   if (!req.ok) return report(ctx, values.json, req, () => '');
-  const by = values.as ?? req.value.to;
+  if (req.value.type === 'plan_approval') {
+    const how = req.value.to === OPERATOR ? 'approve or reject it from the teamux screen (select it, C-a a / C-a r)' : `${req.value.to} answers it with its approve_plan / reject_plan tools`;
+    return report(ctx, values.json, refuse('unsigned', `${id} is a plan request: its answer must be signed, and the command line cannot sign (${how})`), () => '');
+  }
+  const by = ctx.env.TEAMUX_MEMBER ? actingAs(ctx, values.as) : values.as ?? req.value.to;
   const r = await store.answerRequest(id, by, approve, text);
   return report(ctx, values.json, r, (q) => `${q.type} request ${q.id} from ${q.from}: ${q.status}`);
 }
@@ -56,14 +64,14 @@ const sub: SubVerb[] = [
 export const requestVerb: Verb = {
   name: 'request',
   usage: sub.map((s) => s.usage),
-  examples: ['teamux request list --pending', 'teamux request approve req-lx3k9-1a2b3c4d', 'teamux request reject req-lx3k9-1a2b3c4d --feedback "add tests first"', 'teamux request shutdown --from lead --to alice'],
+  examples: ['teamux request list --pending', 'teamux request approve req-lx3k9-1a2b3c4d   (a shutdown request)', 'teamux request shutdown --from lead --to alice'],
   run: (ctx, argv) => dispatch('request', sub, ctx, argv),
 };
 
 const planSub: SubVerb[] = [
   {
     name: 'submit',
-    usage: 'plan submit --as NAME [--to APPROVER] TEXT',
+    usage: 'plan submit --as NAME TEXT',
     async run(ctx, argv) {
       const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' }, to: { type: 'string' } }, this.usage);
       const as = actingAs(ctx, values.as);
@@ -73,8 +81,11 @@ const planSub: SubVerb[] = [
       const me = await store.member(as);
       if (!me.ok) return report(ctx, values.json, me, () => '');
       const cfg = await store.config();
-      const approver = values.to ?? me.value.planApprover ?? cfg.members.find((m) => m.kind === 'lead')?.name;
-      if (!approver) throw new UsageError('this team has no lead to approve plans', 'pass --to APPROVER');
+      const approver = me.value.planApprover ?? cfg.members.find((m) => m.kind === 'lead')?.name;
+      if (!approver) throw new UsageError('this team has no lead to approve plans', 'set plan_approver in the layout');
+      if (values.to !== undefined && values.to !== approver) {
+        throw new UsageError(`--to ${values.to}: ${as}'s plans go to the configured approver, ${approver}`, 'leave out --to (plan_approver in the layout decides who approves)');
+      }
       const r = await store.openRequest('plan_approval', as, approver, text);
       return report(ctx, values.json, r, (q) => `plan request ${q.id} sent to ${q.to}`);
     },
@@ -88,11 +99,16 @@ const planSub: SubVerb[] = [
       const store = await openTeam(ctx, values['team-dir']);
       const me = await store.member(as);
       if (!me.ok) return report(ctx, values.json, me, () => '');
-      const mine = (await store.requests.list()).requests.filter((q) => q.from === as && q.type === 'plan_approval');
-      const status = planStatus(me.value.planRequired, mine);
-      const last = mine[mine.length - 1];
-      if (values.json) ctx.out(JSON.stringify({ ok: true, status, request: last ?? null }));
-      else ctx.out(`${as}: plan ${status}${last?.response?.text ? ` — ${last.response.text}` : ''}`);
+      const cfg = await store.config();
+      const anchor = gateAnchorAtStart(ctx.env, me.value, cfg, cfg.members.find((m) => m.kind === 'lead')?.name ?? '');
+      const requests = (await store.requests.list()).requests;
+      const last = currentPlan(requests, as, anchor.run) ?? null;
+      // Without a trust key nothing can be checked: report what is recorded, marked unverified.
+      const verified = anchor.trust !== null;
+      const status = verified ? memberPlanStatus(anchor, requests) : !anchor.planRequired ? 'not_required' : last?.status === 'expired' || !last ? 'not_submitted' : last.status;
+      const why = verified ? (status === 'unverified' ? untrustedReason(anchor, requests) : null) : 'no TEAMUX_TRUST_KEY: signatures not checked';
+      if (values.json) ctx.out(JSON.stringify({ ok: true, status, verified: verified && status !== 'unverified', unverifiedReason: why, request: last }));
+      else ctx.out(`${as}: plan ${status}${why ? (status === 'unverified' ? ` (${why})` : ` (unverified: ${why})`) : ''}${last?.response?.text ? ` — ${last.response.text}` : ''}`);
       return EXIT_OK;
     },
   },

@@ -17,6 +17,7 @@ export class TeamPaths {
   get heartbeats(): string { return path.join(this.dir, 'heartbeats'); }
   get spawns(): string { return path.join(this.dir, 'spawn'); }
   get transcripts(): string { return path.join(this.dir, 'transcripts'); }
+  get trust(): string { return path.join(this.dir, 'trust'); }
   get events(): string { return path.join(this.dir, 'events.jsonl'); }
   get log(): string { return path.join(this.dir, 'teamux.log'); }
 
@@ -28,6 +29,8 @@ export class TeamPaths {
   request(id: string): string { return path.join(this.requests, `${id}.json`); }
   heartbeat(member: string): string { return path.join(this.heartbeats, `${safeName(member)}.json`); }
   transcript(member: string): string { return path.join(this.transcripts, `${safeName(member)}.json`); }
+  enrolment(id: string): string { return path.join(this.trust, `enrol-${safeName(id)}.json`); }
+  enrolmentAnswer(id: string): string { return path.join(this.trust, `answer-${safeName(id)}.json`); }
 }
 
 /** The team folder for a team name under a root folder. */

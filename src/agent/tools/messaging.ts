@@ -25,7 +25,7 @@ export const submitPlan = defineTool({
   input: z.strictObject({ plan: z.string().min(1).describe('what you will change and how, step by step') }),
   summary: (i) => oneLine(i.plan, 60),
   async run(i, ctx) {
-    const approver = ctx.me.planApprover ?? ctx.lead;
+    const approver = ctx.planApprover;
     const r = await ctx.store.openRequest('plan_approval', ctx.me.name, approver, i.plan);
     return fromOutcome(r, (q) => `plan submitted to ${approver} as ${q.id}; status pending. Wait for the plan_approval_response before changing anything.`);
   },
@@ -63,6 +63,8 @@ export const broadcast = defineTool({
   },
 });
 
+const UNSIGNED = 'refused (unsigned): this lead has no certified signing key (plan_approver is not lead, or its enrolment failed: see teamux.log), so its answer would not count; the human answers plans from the teamux screen';
+
 export const approvePlan = defineTool({
   name: 'approve_plan',
   description: 'Approve a teammate\'s plan request (its request_id is on the plan_approval_request message).',
@@ -70,7 +72,8 @@ export const approvePlan = defineTool({
   input: z.strictObject({ request_id: RequestId, feedback: z.string().default('approved') }),
   summary: (i) => i.request_id,
   async run(i, ctx) {
-    const r = await ctx.store.answerRequest(i.request_id, ctx.me.name, true, i.feedback, 'plan_approval_response');
+    if (!ctx.signer) return fail(UNSIGNED);
+    const r = await ctx.store.answerRequest(i.request_id, ctx.me.name, true, i.feedback, 'plan_approval_response', ctx.signer);
     return fromOutcome(r, (q) => `approved the plan of ${q.from} (${q.id})`);
   },
 });
@@ -82,7 +85,8 @@ export const rejectPlan = defineTool({
   input: z.strictObject({ request_id: RequestId, feedback: z.string().min(1) }),
   summary: (i) => `${i.request_id}: ${oneLine(i.feedback, 40)}`,
   async run(i, ctx) {
-    const r = await ctx.store.answerRequest(i.request_id, ctx.me.name, false, i.feedback, 'plan_approval_response');
+    if (!ctx.signer) return fail(UNSIGNED);
+    const r = await ctx.store.answerRequest(i.request_id, ctx.me.name, false, i.feedback, 'plan_approval_response', ctx.signer);
     return fromOutcome(r, (q) => `rejected the plan of ${q.from} (${q.id})`);
   },
 });

@@ -6,6 +6,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
+import type { DecisionSigner } from '../../protocol/trust.js';
 import type { Member, Outcome, TeamConfig } from '../../protocol/types.js';
 import type { TeamStore } from '../../store/team.js';
 
@@ -29,6 +30,10 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Environment for child processes (without credentials). */
   env: NodeJS.ProcessEnv;
+  /** Who answers this member's plans, fixed at the member's start (OPERATOR or the lead's name). */
+  planApprover: string;
+  /** Signs the lead's plan decisions (null: this member cannot sign, so it cannot approve or reject). */
+  signer: DecisionSigner | null;
 }
 
 /** A tool with its input type erased, as the registry holds it. */
