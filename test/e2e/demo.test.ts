@@ -24,7 +24,7 @@ describe('the offline demo (e2e)', () => {
     const d = await TmuxDriver.start(`${process.execPath} ${BIN} start ${path.join(tmp.dir, 'team.yaml')}; echo TEAMUX-EXIT=$?; sleep 600`, 170, 50, env);
     drivers.push(d);
     await d.waitFor(/DEMO MODEL/, 'the demo label');
-    await d.waitFor(/▶plan alice→lead/, 'alice\'s plan request', 60_000);
+    await d.waitFor(/▶plan alice→human/, 'alice\'s plan request', 60_000);
     await d.keys('C-a', 'a');
     const dir = path.join(tmp.dir, '.teamux', 'demo');
     const opened = await TeamStore.open(dir);
@@ -40,7 +40,7 @@ describe('the offline demo (e2e)', () => {
     expect(tasks.map((t) => [t.id, t.blockedBy])).toEqual([['1', []], ['2', []], ['3', ['1', '2']], ['4', ['3']]]);
     expect(new Set(tasks.map((t) => t.owner))).toEqual(new Set(['alice', 'bob']));
     const plan = (await store.requests.list()).requests.find((r) => r.type === 'plan_approval');
-    expect(plan).toMatchObject({ from: 'alice', status: 'approved', response: { by: 'lead' } });
+    expect(plan).toMatchObject({ from: 'alice', to: 'human', status: 'approved', response: { by: 'human', signed: { claim: { approver: 'human', decision: 'approve' } } } });
     // Results and idle notifications reached the lead as separate messages.
     const { events } = await store.events.read();
     const toLead = events.filter((e) => e.type === 'message_sent' && e.to === 'lead').map((e) => `${String(e.from)}:${String(e.messageType)}`);

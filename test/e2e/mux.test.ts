@@ -61,7 +61,7 @@ describe('teamux start (e2e in tmux)', () => {
     const d = await startMux(t.layout);
     // Every pane shows its process's output.
     await d.waitFor((s) => s.includes('[lead] watching the inbox') && s.includes('[alice] waiting for approval') && s.includes('[bob]'), 'all three panes');
-    await d.waitFor(/▶plan alice→lead/, 'alice\'s plan request in the sidebar');
+    await d.waitFor(/▶plan alice→human/, 'alice\'s plan request in the sidebar');
     // A task added from another process appears in the sidebar.
     const add = await cliProcess(['task', 'add', '--subject', 'Sidebar canary task', '--team-dir', t.teamDir]);
     expect(add.code, add.err).toBe(0);
@@ -71,7 +71,7 @@ describe('teamux start (e2e in tmux)', () => {
     await d.waitFor(/\[alice\] plan approved/, 'alice to see the approval');
     const store = await open(t.teamDir);
     const plans = (await store.requests.list()).requests.filter((r) => r.type === 'plan_approval');
-    expect(plans).toMatchObject([{ from: 'alice', to: 'lead', status: 'approved', response: { by: 'lead', approve: true } }]);
+    expect(plans).toMatchObject([{ from: 'alice', to: 'human', status: 'approved', response: { by: 'human', approve: true, signed: { claim: { member: 'alice', approver: 'human', decision: 'approve' } } } }]);
     // A broadcast reaches every inbox and is never typed into a pane.
     await d.keys('C-a', 'b');
     await d.waitFor(/broadcast:/, 'the broadcast prompt');
@@ -100,7 +100,7 @@ describe('teamux start (e2e in tmux)', () => {
   it('the reject key sends feedback and the teammate resubmits', async () => {
     const t = scriptedTeam();
     const d = await startMux(t.layout);
-    await d.waitFor(/▶plan alice→lead/, 'alice\'s plan request');
+    await d.waitFor(/▶plan alice→human/, 'alice\'s plan request');
     await d.keys('C-a', 'r');
     await d.waitFor(/reject alice's plan — feedback:/, 'the feedback prompt');
     await d.type('split step 2 in two');
