@@ -97,6 +97,36 @@ describe('teamux start (e2e in tmux)', () => {
     for (const pid of pids) expect(pidAlive(pid), `pid ${pid}`).toBe(false);
   }, 90_000);
 
+  it('requests belong to a run: after a restart old requests are expired and alice waits for a new approval', async () => {
+    const t = scriptedTeam();
+    const first = await startMux(t.layout);
+    await first.waitFor(/▶plan alice→human/, 'alice\'s plan request');
+    // A plan request nobody answers in this run.
+    const left = await cliProcess(['plan', 'submit', '--as', 'bob', 'left pending', '--team-dir', t.teamDir]);
+    expect(left.code, left.err).toBe(0);
+    await first.waitFor(/plan bob→human/, 'bob\'s plan request');
+    await first.keys('C-a', 'a');
+    await first.waitFor(/\[alice\] plan approved/, 'alice to see the approval');
+    await first.keys('C-a', 'q');
+    await first.waitFor(/TEAMUX-EXIT=0/, 'teamux to exit');
+    const store = await open(t.teamDir);
+    const run1 = (await store.config()).run;
+
+    const second = await startMux(t.layout);
+    await second.waitFor((s) => s.includes('[alice] waiting for approval'), 'alice to wait again');
+    await second.waitFor(/▶plan alice→human/, 'alice\'s new plan request');
+    expect(await second.screen()).not.toMatch(/bob→human/);
+    expect(await second.screen()).not.toMatch(/\[alice\] plan approved/);
+    const cfg = await store.config();
+    expect(cfg.run).not.toBe(run1);
+    const plans = (await store.requests.list()).requests.filter((r) => r.type === 'plan_approval');
+    expect(plans.map((r) => [r.from, r.run === run1 ? 'run1' : 'run2', r.status])).toEqual([['alice', 'run1', 'approved'], ['bob', 'run1', 'expired'], ['alice', 'run2', 'pending']]);
+    const { events } = await store.events.read();
+    expect(events.filter((e) => e.type === 'request_expired').map((e) => e.from)).toEqual(['bob']);
+    await second.keys('C-a', 'q');
+    await second.waitFor(/TEAMUX-EXIT=0/, 'teamux to exit');
+  }, 120_000);
+
   it('the reject key sends feedback and the teammate resubmits', async () => {
     const t = scriptedTeam();
     const d = await startMux(t.layout);
