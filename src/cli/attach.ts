@@ -59,7 +59,8 @@ export const attachVerb: Verb = {
     // started them trust that screen's key only, and take this one's decisions after a restart (C-a R).
     const run = cfg.run ?? (await store.startRun()).run;
     const trust = await trustFor(store, layout, run);
-    store.log.warn('attached with a new trust key: plan decisions from this screen count for members started or restarted (C-a R) from it; members still running from the earlier screen show them as unverified');
+    for (const m of cfg.members) if (m.pid !== null) store.startedByEarlierScreen.set(m.name, m.pid);
+    store.log.warn('attached with a new trust key: plan decisions from this screen count for members started or restarted (C-a R) from it; members still running from the earlier screen must be restarted first');
     try {
       const { host, procs } = await attachTmux(team, layout.root, dir, ctx.env);
       const demoUrl = existsSync(path.join(dir, 'demo-url'));

@@ -172,6 +172,7 @@ export type RefusalReason =
   | 'wrong_responder'
   | 'self_approval'
   | 'unsigned'
+  | 'untrusted_screen'
   | 'no_ready_task'
   | 'timeout';
 

@@ -47,6 +47,8 @@ export class TeamStore {
   readonly trust: TrustFiles;
   /** Signs this process's plan decisions (the screen's root key, or an enrolled lead's key); null: it cannot sign. */
   decisionSigner: DecisionSigner | null = null;
+  /** Members (name → pid) an earlier screen started: they trust that screen's key, not this one's (tmux attach). */
+  readonly startedByEarlierScreen = new Map<string, number>();
   private namesCache: { key: string; names: Set<string> } | null = null;
 
   private constructor(readonly dir: string, who: string) {
@@ -249,6 +251,10 @@ export class TeamStore {
     const responseType = type ?? responseMessageType(q.type);
     let signed = null;
     if (q.type === 'plan_approval' && signer && signer.identity === by) {
+      const pid = this.startedByEarlierScreen.get(q.from);
+      if (pid !== undefined && (await this.config()).members.find((m) => m.name === q.from)?.pid === pid) {
+        return refuse('untrusted_screen', `${q.from} was started by an earlier teamux screen and trusts only that screen's key, so this screen's answer would not count: restart ${q.from} here (C-a R), then answer its new plan`);
+      }
       const team = (await this.config()).name;
       signed = signer.sign({ team, run: q.run ?? '', requestId: q.id, member: q.from, approver: by, decision: approve ? 'approve' : 'reject', planSha256: planDigest(q.body) });
     }
