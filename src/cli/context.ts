@@ -85,6 +85,8 @@ export async function openTeam(ctx: CliContext, flag: string | undefined, who = 
   const dir = resolveTeamDir(ctx, flag);
   const r = await TeamStore.open(dir, who);
   if (!r.ok) throw new UsageError(r.error.message, r.error.hint);
+  // Every verb but `agent` is a short-lived call: its claims are held by the member's process (§7).
+  r.store.shortLived = who === 'cli';
   return r.store;
 }
 

@@ -48,6 +48,10 @@ export const TeamConfig = z.object({
 });
 export type TeamConfig = z.infer<typeof TeamConfig>;
 
+/** A process, told apart from a later one with the same pid by its kernel start time. */
+export const ProcessRef = z.object({ pid: z.number().int().positive(), start: z.number().nullable() });
+export type ProcessRef = z.infer<typeof ProcessRef>;
+
 export const TaskStatus = z.enum(['pending', 'in_progress', 'completed']);
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
@@ -68,6 +72,8 @@ export const Task = z.object({
   claimedAt: z.string().nullable().default(null),
   completedAt: z.string().nullable().default(null),
   result: z.string().nullable().default(null),
+  /** The process holding the claim (pid and /proc start time): when it is gone, the claim is stale. */
+  holder: ProcessRef.nullable().default(null),
 });
 export type Task = z.infer<typeof Task>;
 

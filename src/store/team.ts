@@ -16,7 +16,7 @@ import {
 import { EventLog } from './events.js';
 import { ensureDir, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
 import { Mailbox, type Outgoing } from './inbox.js';
-import { effectiveStatus, processStartTime } from './liveness.js';
+import { cliClaimHolder, effectiveStatus, pidAlive, processRef, processStartTime } from './liveness.js';
 import { withLock } from './lock.js';
 import { Log } from './log.js';
 import { TeamPaths } from './paths.js';
@@ -49,6 +49,8 @@ export class TeamStore {
   decisionSigner: DecisionSigner | null = null;
   /** Members (name → pid) an earlier screen started: they trust that screen's key, not this one's (tmux attach). */
   readonly startedByEarlierScreen = new Map<string, number>();
+  /** True for a short-lived CLI call: its claims are held by the member's process or the CLI's parent, not by itself. */
+  shortLived = false;
   private namesCache: { key: string; names: Set<string> } | null = null;
 
   private constructor(readonly dir: string, who: string) {
@@ -271,7 +273,8 @@ export class TeamStore {
   async claim(by: string, id?: string): Promise<Outcome<Task>> {
     const m = await this.member(by);
     if (!m.ok) return m;
-    const r = await this.tasks.claim(by, id);
+    const holder = this.shortLived ? cliClaimHolder(m.value) : processRef(process.pid);
+    const r = await this.tasks.claim(by, id, holder);
     if (r.ok) {
       // A member the host does not track by pid (one using the CLI) shows it is alive this way.
       if (m.value.pid === null) await this.heartbeat(by);
@@ -289,7 +292,10 @@ export class TeamStore {
     return r;
   }
 
-  /** Release in_progress tasks whose owner has exited; returns what was released. */
+  /**
+   * Release in_progress tasks whose claim is stale: the process that holds it is gone (when the claim
+   * records one), or the owner has exited or is no longer a member. Returns what was released.
+   */
   async releaseStale(): Promise<{ released: Task[]; problems: FileProblem[] }> {
     const roster = await this.roster();
     const gone = new Set(roster.filter((m) => m.reportedStatus === 'exited').map((m) => m.name));
@@ -298,8 +304,10 @@ export class TeamStore {
     const released: Task[] = [];
     for (const t of board.tasks) {
       if (t.status !== 'in_progress' || t.owner === null) continue;
-      if (!gone.has(t.owner) && known.has(t.owner)) continue;
-      const r = await this.tasks.release(t.id, null, `owner ${t.owner} has exited`);
+      const holderGone = t.holder !== null && !pidAlive(t.holder.pid, t.holder.start);
+      if (!holderGone && !gone.has(t.owner) && known.has(t.owner)) continue;
+      const why = holderGone ? `the process that claimed it (pid ${t.holder!.pid}) is gone` : `owner ${t.owner} has exited`;
+      const r = await this.tasks.release(t.id, null, why);
       if (r.ok) released.push(r.value);
     }
     return { released, problems: board.problems };
