@@ -6,7 +6,7 @@
  * which decisions count is decided by the member's gate, from the current plan only. These are pure
  * functions: the store reads the request file, calls resolve(), and writes what comes back.
  */
-import type { SignedDecision } from './trust.js';
+import { OPERATOR, type SignedDecision } from './trust.js';
 import { accept, refuse, type Outcome, type ProtocolRequest, type RequestType } from './types.js';
 
 /** A response as it arrives: which kind, from whom, the verdict, and for a plan its signature. */
@@ -59,7 +59,8 @@ export function resolve(req: ProtocolRequest, response: ResponseInput, now: stri
     return refuse('wrong_responder', `request ${req.id} is addressed to ${req.to}; ${response.by} cannot answer it`);
   }
   if (req.type === 'plan_approval' && !response.signed) {
-    return refuse('unsigned', `request ${req.id} is a plan request: its answer must be signed by ${req.to} (from the teamux screen with C-a a / C-a r, or by the lead agent's approve_plan / reject_plan)`);
+    const how = req.to === OPERATOR ? 'from the teamux screen with C-a a / C-a r' : `by ${req.to}'s approve_plan / reject_plan tools, with the key the teamux screen certified`;
+    return refuse('unsigned', `request ${req.id} is a plan request: its answer must be signed by ${req.to} (${how})`);
   }
   return accept({
     ...req,

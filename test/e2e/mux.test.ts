@@ -1,6 +1,6 @@
 // End-to-end: `teamux start` inside a real tmux server on a private socket, driven with send-keys
 // and read with capture-pane, on the scripted example team (members use the protocol via the CLI).
-import { cpSync, existsSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TeamStore } from '../../src/store/team.js';
@@ -126,6 +126,32 @@ describe('teamux start (e2e in tmux)', () => {
     await second.keys('C-a', 'q');
     await second.waitFor(/TEAMUX-EXIT=0/, 'teamux to exit');
   }, 120_000);
+
+  it('plan_approver lead: the agent lead enrols its key with the screen, and C-a a cannot answer for the lead', async () => {
+    const { layout, dir } = layoutFile('leadapp', [
+      'name: leadapp', 'plan_approver: lead',
+      'lead: { name: lead, role: approves plans, agent: true }',
+      'teammates:', '  - { name: alice, role: needs a plan, agent: true, plan_required: true }', '',
+    ].join('\n'));
+    mkdirSync(path.join(dir, 'scripts'));
+    writeFileSync(path.join(dir, 'scripts', 'lead.yaml'), 'idle_reply: "(the lead reads its inbox)"\nsteps: []\n');
+    writeFileSync(path.join(dir, 'scripts', 'alice.yaml'), 'idle_reply: "(alice waits)"\nsteps: []\n');
+    const d = await startMux(layout, 160, 45, { ANTHROPIC_API_KEY: '' });
+    const teamDir = path.join(dir, '.teamux', 'leadapp');
+    const store = await open(teamDir);
+    await waitFor(() => existsSync(store.paths.log) && /certified lead's key [0-9a-f]{16} for run run-/.test(readFileSync(store.paths.log, 'utf8')), 'the lead\'s enrolment', 30_000).catch(async (err: Error) => {
+      throw new Error(`${err.message}\n${await d.screen()}`);
+    });
+    expect(readFileSync(store.paths.log, 'utf8')).not.toMatch(/refused the enrolment|plan approvals disabled/);
+    const sub = await cliProcess(['plan', 'submit', '--as', 'alice', 'my plan', '--team-dir', teamDir]);
+    expect(sub.code, sub.err).toBe(0);
+    await d.waitFor(/plan alice→lead/, 'alice\'s plan request to the lead');
+    await d.keys('C-a', 'a');
+    await d.waitFor(/could not approve: .*must be signed by lead/, 'the screen to say the lead answers');
+    expect((await store.requests.list()).requests.find((r) => r.type === 'plan_approval')).toMatchObject({ to: 'lead', status: 'pending' });
+    await d.keys('C-a', 'q');
+    await d.waitFor(/TEAMUX-EXIT=0/, 'teamux to exit', 30_000);
+  }, 90_000);
 
   it('the reject key sends feedback and the teammate resubmits', async () => {
     const t = scriptedTeam();
