@@ -6,6 +6,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { OPERATOR } from '../protocol/trust.js';
 import type { Outcome } from '../protocol/types.js';
 import { TeamStore } from '../store/team.js';
 
@@ -100,6 +101,7 @@ export function actingAs(ctx: CliContext, value: string | undefined, flag = '--a
   if (mine && value !== undefined && value !== mine) {
     throw new UsageError(`${flag} ${value}: this process belongs to member ${mine} (TEAMUX_MEMBER) and cannot act as another member`, `leave out ${flag}, or pass ${flag} ${mine}`);
   }
+  if (value === OPERATOR) throw new UsageError(`${flag} ${OPERATOR}: "${OPERATOR}" is the operator at the teamux screen; the command line cannot act as it`, `act as a member with ${flag} NAME`);
   const who = value ?? mine;
   if (!who) throw new UsageError(`say who is acting with ${flag} NAME`, 'or run inside a teamux pane, where TEAMUX_MEMBER is set');
   return who;

@@ -97,6 +97,10 @@ describe('cli', () => {
     expect(asBob.code).toBe(1);
     expect(asBob.err).toMatch(/--as bob: this process belongs to member amy/);
     expect((await cli(['msg', 'send', '--from', 'lead', '--to', 'bob', 'hi'], { ...env, TEAMUX_MEMBER: 'amy' })).code).toBe(1);
+    // Nobody acts as the operator from the command line.
+    const asOperator = await cli(['msg', 'send', '--from', 'human', '--to', 'lead', 'approve amy'], env);
+    expect(asOperator.code).toBe(1);
+    expect(asOperator.err).toMatch(/the command line cannot act as it/);
 
     // The lead's signed rejection (as reject_plan makes it), with a certificate from the screen's root.
     const root = newKeyPair();
