@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /**
- * `npm run bench`: the team-store benchmark (bench/store.mjs), then the multiplexer benchmark
- * (bench/mux.mjs), each as a child process that inherits this terminal. When dist/ has not been
- * built, it is built first with the checkout's own TypeScript. Both benchmarks run even if the first
- * fails; the exit status is non-zero when the build or either benchmark fails. Arguments are passed
- * to bench/mux.mjs (its sections: `npm run bench -- throughput latency`). Each benchmark measures its
+ * `npm run bench`: the team-store benchmark (bench/store.mjs), the MCP server benchmark
+ * (bench/mcp.mjs), then the multiplexer benchmark (bench/mux.mjs), each as a child process that
+ * inherits this terminal. When dist/ has not been built, it is built first with the checkout's own
+ * TypeScript. Every benchmark runs even if an earlier one fails; the exit status is non-zero when the
+ * build or any benchmark fails. Arguments are passed to bench/mux.mjs (its sections:
+ * `npm run bench -- throughput latency`). The store and mux benchmarks measure their
  * own frozen copy of dist/, so a rebuild by someone else during the run does not change the figures.
  *
  * Ctrl-C reaches the running benchmark directly (same process group) and it cleans up after itself;
@@ -26,6 +27,7 @@ const STEPS = [
     fatal: true,
   },
   { name: 'store', argv: [path.join(REPO, 'bench', 'store.mjs')] },
+  { name: 'mcp', argv: [path.join(REPO, 'bench', 'mcp.mjs')] },
   { name: 'mux', argv: [path.join(REPO, 'bench', 'mux.mjs'), ...process.argv.slice(2)] },
 ];
 

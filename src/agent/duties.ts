@@ -32,13 +32,8 @@ export function claimedText(t: Task): string {
   return `<task_claimed id="${t.id}" revision="${t.revision}">You claimed task ${t.id} from the board (auto_claim): ${t.subject}${t.description ? `\n${t.description}` : ''}</task_claimed>`;
 }
 
-/** Put every task `me` holds back on the board; returns their ids. */
-export async function releaseHeld(store: TeamStore, me: string, why: string): Promise<string[]> {
-  const board = await store.tasks.snapshot();
-  const held = board.tasks.filter((t) => t.owner === me && t.status === 'in_progress');
-  for (const t of held) await store.tasks.release(t.id, me, why);
-  return held.map((t) => t.id);
-}
+/** Put every task `me` holds back on the board (the same step respond_shutdown takes). */
+export { releaseHeld } from '../ops/tasks.js';
 
 /** Write `name`'s heartbeat now and every `everyMs` until disposed. */
 export function startHeartbeat(store: TeamStore, name: string, everyMs: number): Disposable {

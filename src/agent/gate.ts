@@ -8,35 +8,8 @@
  * team.json narrows either set further.
  */
 import type { PlanStatus } from '../protocol/requests.js';
-import type { Member, ProtocolRequest, TeamConfig } from '../protocol/types.js';
-import { currentPlan, planStatus } from '../protocol/requests.js';
-import { answerTrusted, OPERATOR, parsePublicKey, whyUntrusted, type TrustAnchor } from '../protocol/trust.js';
 
-/** What a member process fixes at its start and never re-reads from files. */
-export interface GateAnchor {
-  member: string;
-  planRequired: boolean;
-  /** Whose signed answer counts: OPERATOR or the lead's name. */
-  approver: string;
-  /** This run (requests of other runs do not count). */
-  run: string | null;
-  /** The trust key from TEAMUX_TRUST_KEY; null when the process was not started by a teamux screen. */
-  trust: TrustAnchor | null;
-}
-
-/** The gate anchor from the environment the process started with, and team.json as read at start. */
-export function gateAnchorAtStart(env: NodeJS.ProcessEnv, me: Member, team: TeamConfig, lead: string): GateAnchor {
-  const run = env.TEAMUX_RUN || team.run;
-  const key = env.TEAMUX_TRUST_KEY ?? '';
-  const trust = run && parsePublicKey(key) ? { trustKey: key.trim(), team: team.name, run } : null;
-  return {
-    member: me.name,
-    planRequired: me.planRequired || env.TEAMUX_PLAN_REQUIRED === '1',
-    approver: env.TEAMUX_PLAN_APPROVER || me.planApprover || lead || OPERATOR,
-    run,
-    trust,
-  };
-}
+export { gateAnchorAtStart, memberPlanStatus, untrustedReason, type GateAnchor } from '../protocol/plan-gate.js';
 
 /** Tools that change the world outside the team folder: held back until a required plan is approved. */
 export const MUTATING_TOOLS: ReadonlySet<string> = new Set(['bash', 'write_file', 'edit_file']);
@@ -58,20 +31,5 @@ export function gateDecision(tool: string, status: PlanStatus): GateDecision {
   return { allow: false, reason: `blocked: plan status is ${status} (${hint})` };
 }
 
-/** The plan status of the member, from all requests of the team: its current plan, and whether its answer is signed. */
-export function memberPlanStatus(anchor: GateAnchor, requests: readonly ProtocolRequest[]): PlanStatus {
-  return planStatus(anchor.planRequired, currentPlan(requests, anchor.member, anchor.run), (q) => answerTrusted(anchor.trust, anchor.approver, q));
-}
-
-/** Why the answer on the member's current plan does not count (for the pane), or null. */
-export function untrustedReason(anchor: GateAnchor, requests: readonly ProtocolRequest[]): string | null {
-  const q = currentPlan(requests, anchor.member, anchor.run);
-  return q && q.response ? whyUntrusted(anchor.trust, anchor.approver, q) : null;
-}
-
-/** Whether a member of this kind, with this allowlist, may use a tool (leadOnly marks the lead's tools). */
-export function toolPermitted(tool: { name: string; leadOnly: boolean }, member: Pick<Member, 'kind' | 'tools'>): GateDecision {
-  if (tool.leadOnly && member.kind !== 'lead') return { allow: false, reason: `${tool.name} is a lead-only tool; a teammate cannot use it (ask the lead with send_message)` };
-  if (member.tools !== null && !member.tools.includes(tool.name)) return { allow: false, reason: `${tool.name} is not in this member's tools allowlist (${member.tools.join(', ') || 'empty'})` };
-  return { allow: true };
-}
+/** Whether a member may use a tool: one rule for every front end, kept with the ops. */
+export { toolPermitted } from '../ops/invoke.js';

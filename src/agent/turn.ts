@@ -75,7 +75,7 @@ function summarize(name: string, input: unknown): string {
 export async function toolStep(tc: TurnContext, calls: readonly Anthropic.ToolUseBlockParam[], signal: AbortSignal): Promise<Block[]> {
   const ctx: ToolContext = {
     store: tc.store, me: tc.me, team: tc.team, lead: tc.lead, cwd: tc.options.cwd, signal, env: tc.childEnv,
-    planApprover: tc.gate.approver, signer: tc.signer,
+    anchor: tc.gate, signer: tc.signer,
   };
   const planStatus = async () => memberPlanStatus(tc.gate, (await tc.store.requests.list()).requests);
   const results: Block[] = [];

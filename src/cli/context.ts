@@ -1,13 +1,15 @@
 /**
  * What every CLI verb gets: where to print, whether to print JSON, and helpers that turn user
  * mistakes into a message with a hint and exit code 1, and protocol refusals into exit code 3 with a
- * `reason`. Verbs return an exit code; nothing here calls process.exit.
+ * `reason`. Verbs return an exit code; nothing here calls process.exit. The work itself is done by
+ * the shared ops of src/ops/, run with opContext().
  */
 import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { OpContext } from '../ops/op.js';
 import { OPERATOR } from '../protocol/trust.js';
-import type { Outcome } from '../protocol/types.js';
+import { accept, refuse, type Outcome } from '../protocol/types.js';
 import { TeamStore } from '../store/team.js';
 
 export const EXIT_OK = 0;
@@ -42,7 +44,7 @@ export function report<T>(ctx: CliContext, json: boolean, outcome: Outcome<T>, h
   }
   if (json) ctx.out(JSON.stringify({ ok: false, reason: outcome.reason, message: outcome.message }));
   else ctx.err(`teamux: refused (${outcome.reason}): ${outcome.message}`);
-  return outcome.reason === 'unknown_member' ? EXIT_BAD_INPUT : EXIT_REFUSED;
+  return outcome.reason === 'unknown_member' || outcome.reason === 'invalid_input' ? EXIT_BAD_INPUT : EXIT_REFUSED;
 }
 
 function wrap(value: unknown): Record<string, unknown> {
@@ -89,6 +91,14 @@ export async function openTeam(ctx: CliContext, flag: string | undefined, who = 
   // Every verb but `agent` is a short-lived call: its claims are held by the member's process (§7).
   r.store.shortLived = who === 'cli';
   return r.store;
+}
+
+/** What an op runs with when a verb acts as `as` (null: as nobody); an unknown member is a refusal. */
+export async function opContext(store: TeamStore, as: string | null): Promise<Outcome<OpContext>> {
+  const team = await store.config();
+  if (as === null) return accept({ store, team, me: null });
+  const me = team.members.find((m) => m.name === as);
+  return me ? accept({ store, team, me }) : refuse('unknown_member', `${JSON.stringify(as)} is not a member of this team`);
 }
 
 /**

@@ -7,6 +7,7 @@ import { OPERATOR } from '../protocol/trust.js';
 import { teamDirFor } from '../store/paths.js';
 import type { MemberSpec, TeamSpec } from '../store/init.js';
 import { formatErrors, loadLayout } from '../config/index.js';
+import { mcpClientConfig } from '../mcp/config.js';
 import { UsageError } from './context.js';
 
 /** The team folder a layout's team lives in. */
@@ -34,6 +35,7 @@ export function teamSpecOf(layout: NormalizedLayout, layoutFile: string): TeamSp
     layoutFile,
     members: [layout.lead, ...layout.teammates].map((m) => memberSpec(m, layout)),
     seedTasks: layout.tasks.map((t) => ({ key: t.id, subject: t.subject, description: t.description ?? '', blockedBy: t.blockedBy })),
+    mcpConfigs: Object.fromEntries([layout.lead, ...layout.teammates].filter((m) => m.mcp).map((m) => [m.name, mcpClientConfig(teamDirOf(layout), m.name)])),
   };
 }
 

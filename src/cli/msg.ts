@@ -1,10 +1,12 @@
 /**
  * `teamux msg …` and `teamux inbox read`: sending to one member or all of them, and reading an
- * inbox with a cursor. `inbox read --wait` sleeps on a file watch until something arrives.
+ * inbox with a cursor, through the shared ops (src/ops/messages.ts). `inbox read --wait` sleeps on a
+ * file watch until something arrives; the cursor moves only after the messages were printed.
  */
+import { broadcast, commitInbox, readInbox, sendTyped } from '../ops/messages.js';
 import { MessageType, type Message } from '../protocol/types.js';
 import { actingAs, EXIT_OK, EXIT_REFUSED, openTeam, parse, report, TEAM_OPTIONS, UsageError } from './context.js';
-import { dispatch } from './task.js';
+import { dispatch, runAs } from './task.js';
 import type { SubVerb, Verb } from './verb.js';
 
 const msgSub: SubVerb[] = [
@@ -22,7 +24,9 @@ const msgSub: SubVerb[] = [
       const text = positionals.join(' ');
       if (!text) throw new UsageError('missing message text', `usage: ${this.usage}`);
       const store = await openTeam(ctx, values['team-dir']);
-      const r = await store.send({ from, to: values.to, type: type.data, text, request_id: values['request-id'] });
+      const to = values.to;
+      const kind = type.data;
+      const r = await runAs(store, from, (octx) => sendTyped(octx, { to, text, type: kind, request_id: values['request-id'] }));
       return report(ctx, values.json, r, (m) => `sent ${m.type} ${m.id} to ${m.to}`);
     },
   },
@@ -35,7 +39,7 @@ const msgSub: SubVerb[] = [
       const text = positionals.join(' ');
       if (!text) throw new UsageError('missing message text', `usage: ${this.usage}`);
       const store = await openTeam(ctx, values['team-dir']);
-      const r = await store.broadcast(from, text);
+      const r = await runAs(store, from, (octx) => broadcast.run({ text }, octx));
       return report(ctx, values.json, r, (ms) => `broadcast to ${ms.length} member${ms.length === 1 ? '' : 's'}: ${ms.map((m) => m.to).join(', ')}`);
     },
   },
@@ -58,18 +62,20 @@ const inboxSub: SubVerb[] = [
       const wait = values.wait === undefined ? 0 : Number(values.wait);
       if (!Number.isFinite(wait) || wait < 0 || wait > 86_400) throw new UsageError(`--wait "${values.wait}" is not a number of seconds`, 'give 0 to 86400');
       const store = await openTeam(ctx, values['team-dir']);
-      const m = await store.member(as);
-      if (!m.ok) return report(ctx, values.json, m, () => '');
-      if (wait > 0) await store.mail.waitForUnread(as, as, wait * 1000);
-      const r = values.peek ? await store.mail.unread(as, as) : await store.mail.read(as, as);
+      const got = await runAs(store, as, (octx) => readInbox.run({ wait_s: wait, peek: values.peek }, octx));
+      if (!got.ok) return report(ctx, values.json, got, () => '');
+      const r = got.value;
       for (const p of r.problems) ctx.err(`teamux: skipped ${p.path}: ${p.message}`);
       if (wait > 0 && r.messages.length === 0) {
+        await commitInbox(store, r);
         if (values.json) ctx.out(JSON.stringify({ ok: false, reason: 'timeout', message: `no message for ${as} within ${wait}s`, messages: [], problems: r.problems }));
         else ctx.err(`teamux: no message for ${as} within ${wait}s`);
         return EXIT_REFUSED;
       }
       if (values.json) ctx.out(JSON.stringify({ ok: true, messages: r.messages, problems: r.problems }));
       else if (r.messages.length > 0) ctx.out(r.messages.map(formatMessage).join('\n'));
+      // The cursor moves once the messages are printed (a peek leaves it).
+      await commitInbox(store, r);
       return EXIT_OK;
     },
   },

@@ -1,18 +1,20 @@
 /**
  * `teamux request …` (list, approve, reject, open) and `teamux plan submit|status`: the request/response
- * protocols from the command line. Answers go through the state machine, so a duplicate or a
- * mismatched answer is refused with its reason. The CLI cannot sign, so it answers shutdown requests
- * only: plan decisions come from the teamux screen (C-a a / C-a r) or the lead agent's tools.
+ * protocols from the command line, through the shared ops (src/ops/requests.ts). Answers go through
+ * the state machine, so a duplicate or a mismatched answer is refused with its reason. The CLI has no
+ * signing key, so a plan request's answer is refused (`unsigned`): plans are answered on the teamux
+ * screen (C-a a / C-a r) or by the lead agent. Plan status checks signatures with the screen's key
+ * from the environment (TEAMUX_TRUST_KEY), else reports the recorded status marked unverified.
  */
-import { gateAnchorAtStart, memberPlanStatus, untrustedReason } from '../agent/gate.js';
-import { currentPlan } from '../protocol/requests.js';
-import { OPERATOR } from '../protocol/trust.js';
-import { refuse } from '../protocol/types.js';
+import { actor } from '../ops/op.js';
+import { gateAnchorAtStart } from '../protocol/plan-gate.js';
+import { approvePlan, planStatusOp, rejectPlan, requestShutdown, respondShutdown, submitPlan } from '../ops/requests.js';
+import { accept, type Outcome, type ProtocolRequest } from '../protocol/types.js';
 import { EXIT_OK, actingAs, onePositional, openTeam, parse, report, TEAM_OPTIONS, UsageError } from './context.js';
-import { dispatch, table } from './task.js';
+import { dispatch, runAs, table } from './task.js';
 import type { SubVerb, Verb } from './verb.js';
 
-/** Answer a shutdown request as `--as` (default: TEAMUX_MEMBER, else the member it is addressed to). */
+/** Answer a request as `--as` (default: TEAMUX_MEMBER, else the member it is addressed to). */
 async function answer(ctx: Parameters<SubVerb['run']>[0], argv: string[], approve: boolean, usage: string): Promise<number> {
   const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' }, feedback: { type: 'string' }, reason: { type: 'string' } }, usage);
   const id = onePositional(positionals, 'request id', usage);
@@ -21,12 +23,11 @@ async function answer(ctx: Parameters<SubVerb['run']>[0], argv: string[], approv
   const store = await openTeam(ctx, values['team-dir']);
   const req = await store.requests.get(id);
   if (!req.ok) return report(ctx, values.json, req, () => '');
-  if (req.value.type === 'plan_approval') {
-    const how = req.value.to === OPERATOR ? 'approve or reject it from the teamux screen (select it, C-a a / C-a r)' : `${req.value.to} answers it with its approve_plan / reject_plan tools`;
-    return report(ctx, values.json, refuse('unsigned', `${id} is a plan request: its answer must be signed, and the command line cannot sign (${how})`), () => '');
-  }
   const by = ctx.env.TEAMUX_MEMBER ? actingAs(ctx, values.as) : values.as ?? req.value.to;
-  const r = await store.answerRequest(id, by, approve, text);
+  const r = await runAs(store, by, (octx): Promise<Outcome<ProtocolRequest>> => {
+    if (req.value.type === 'shutdown') return respondShutdown.run({ request_id: id, approve, reason: text }, octx).then((a) => (a.ok ? accept(a.value.request) : a));
+    return approve ? approvePlan.run({ request_id: id, feedback: text }, octx) : rejectPlan.run({ request_id: id, feedback: text }, octx);
+  });
   return report(ctx, values.json, r, (q) => `${q.type} request ${q.id} from ${q.from}: ${q.status}`);
 }
 
@@ -55,7 +56,8 @@ const sub: SubVerb[] = [
       const from = actingAs(ctx, values.from, '--from');
       if (!values.to) throw new UsageError('missing --to', `usage: ${this.usage}`);
       const store = await openTeam(ctx, values['team-dir']);
-      const r = await store.openRequest('shutdown', from, values.to, values.reason ?? 'shutting down');
+      const to = values.to;
+      const r = await runAs(store, from, (octx) => requestShutdown.run({ to, reason: values.reason ?? 'shutting down' }, octx));
       return report(ctx, values.json, r, (q) => `shutdown request ${q.id} sent to ${q.to}`);
     },
   },
@@ -78,15 +80,14 @@ const planSub: SubVerb[] = [
       const text = positionals.join(' ');
       if (!text.trim()) throw new UsageError('missing plan text', `usage: ${this.usage}`);
       const store = await openTeam(ctx, values['team-dir']);
-      const me = await store.member(as);
-      if (!me.ok) return report(ctx, values.json, me, () => '');
-      const cfg = await store.config();
-      const approver = me.value.planApprover ?? cfg.members.find((m) => m.kind === 'lead')?.name;
-      if (!approver) throw new UsageError('this team has no lead to approve plans', 'set plan_approver in the layout');
-      if (values.to !== undefined && values.to !== approver) {
-        throw new UsageError(`--to ${values.to}: ${as}'s plans go to the configured approver, ${approver}`, 'leave out --to (plan_approver in the layout decides who approves)');
-      }
-      const r = await store.openRequest('plan_approval', as, approver, text);
+      // Plans go to the configured approver; --to is accepted only when it names that approver.
+      const r = await runAs(store, as, (octx) => {
+        const approver = actor(octx).planApprover ?? octx.team.members.find((m) => m.kind === 'lead')?.name;
+        if (values.to !== undefined && values.to !== approver) {
+          throw new UsageError(`--to ${values.to}: ${as}'s plans go to the configured approver, ${approver ?? 'the lead'}`, 'leave out --to (plan_approver in the layout decides who approves)');
+        }
+        return submitPlan.run({ plan: text }, octx);
+      });
       return report(ctx, values.json, r, (q) => `plan request ${q.id} sent to ${q.to}`);
     },
   },
@@ -97,17 +98,13 @@ const planSub: SubVerb[] = [
       const { values } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' } }, this.usage);
       const as = actingAs(ctx, values.as);
       const store = await openTeam(ctx, values['team-dir']);
-      const me = await store.member(as);
-      if (!me.ok) return report(ctx, values.json, me, () => '');
-      const cfg = await store.config();
-      const anchor = gateAnchorAtStart(ctx.env, me.value, cfg, cfg.members.find((m) => m.kind === 'lead')?.name ?? '');
-      const requests = (await store.requests.list()).requests;
-      const last = currentPlan(requests, as, anchor.run) ?? null;
-      // Without a trust key nothing can be checked: report what is recorded, marked unverified.
-      const verified = anchor.trust !== null;
-      const status = verified ? memberPlanStatus(anchor, requests) : !anchor.planRequired ? 'not_required' : last?.status === 'expired' || !last ? 'not_submitted' : last.status;
-      const why = verified ? (status === 'unverified' ? untrustedReason(anchor, requests) : null) : 'no TEAMUX_TRUST_KEY: signatures not checked';
-      if (values.json) ctx.out(JSON.stringify({ ok: true, status, verified: verified && status !== 'unverified', unverifiedReason: why, request: last }));
+      const got = await runAs(store, as, (octx) => {
+        const lead = octx.team.members.find((m) => m.kind === 'lead')?.name ?? '';
+        return planStatusOp.run({}, { ...octx, anchor: gateAnchorAtStart(ctx.env, actor(octx), octx.team, lead) });
+      });
+      if (!got.ok) return report(ctx, values.json, got, () => '');
+      const { status, request: last, verified, unverifiedReason: why } = got.value;
+      if (values.json) ctx.out(JSON.stringify({ ok: true, status, verified, unverifiedReason: why, request: last }));
       else ctx.out(`${as}: plan ${status}${why ? (status === 'unverified' ? ` (${why})` : ` (unverified: ${why})`) : ''}${last?.response?.text ? ` — ${last.response.text}` : ''}`);
       return EXIT_OK;
     },

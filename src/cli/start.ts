@@ -17,6 +17,7 @@ import { buildKeyTable, type KeyTable } from '../keys/keymap.js';
 import { OPERATOR } from '../protocol/trust.js';
 import { initTeam } from '../store/init.js';
 import { TrustAuthority } from '../store/trust.js';
+import { TeamPaths } from '../store/paths.js';
 import { Multiplexer, type MemberLaunch } from '../app/multiplexer.js';
 import { TeamStore } from '../store/team.js';
 import type { LayoutName, MainSize } from '../ui/geometry.js';
@@ -40,6 +41,7 @@ export function launchOf(m: NormalizedMember, layout: NormalizedLayout, teamDir:
     TEAMUX_PLAN_APPROVER: m.isLead ? '' : layout.planApprover === 'human' ? OPERATOR : layout.lead.name,
     PATH: `${BIN_DIR}${path.delimiter}${m.env.PATH ?? process.env.PATH ?? '/usr/bin:/bin'}`,
   });
+  if (m.mcp) env.TEAMUX_MCP_CONFIG = new TeamPaths(teamDir).mcpConfig(m.name);
   if (m.agent) {
     const args = [path.join(BIN_DIR, 'teamux'), 'agent', '--as', m.name];
     if (m.agent.model) args.push('--model', m.agent.model);
@@ -53,7 +55,7 @@ export function launchOf(m: NormalizedMember, layout: NormalizedLayout, teamDir:
 
 /** How to launch a teammate that a spawn request asks for: in the team root, with the team's env. */
 export function spawnLaunchOf(req: SpawnRequest, layout: NormalizedLayout, teamDir: string, extraEnv: Record<string, string>): MemberLaunch | { error: string } {
-  const base: NormalizedMember = { name: req.name, role: req.role, isLead: false, cwd: layout.root, env: { ...layout.env }, planRequired: false };
+  const base: NormalizedMember = { name: req.name, role: req.role, isLead: false, cwd: layout.root, env: { ...layout.env }, planRequired: false, mcp: false };
   if ('agent' in req) return launchOf({ ...base, agent: { autoClaim: true } }, layout, teamDir, extraEnv);
   const words = splitCommand(req.command);
   if (!words.ok) return { error: `${words.message}${words.hint ? ` (${words.hint})` : ''}` };

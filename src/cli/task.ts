@@ -1,10 +1,14 @@
 /**
- * `teamux task …`: the task board from the command line. Every sub-command takes --json; protocol
- * refusals (claim lost, conflict, blocked) exit 3 with a `reason`.
+ * `teamux task …`: the task board from the command line, parsing arguments into calls of the shared
+ * task ops (src/ops/tasks.ts). Every sub-command takes --json; protocol refusals (claim lost,
+ * conflict, blocked) exit 3 with a `reason`.
  */
-import { isReady, openBlockers } from '../protocol/tasks.js';
-import { TaskStatus, type Task } from '../protocol/types.js';
-import { actingAs, EXIT_OK, onePositional, openTeam, parse, report, taskIdArg, TEAM_OPTIONS, UsageError, type CliContext } from './context.js';
+import type { OpContext } from '../ops/op.js';
+import { createTask, taskClaim, taskComplete, taskGet, taskList, taskRelease, taskUpdate } from '../ops/tasks.js';
+import { openBlockers } from '../protocol/tasks.js';
+import { accept, TaskStatus, type Outcome, type Task } from '../protocol/types.js';
+import type { TeamStore } from '../store/team.js';
+import { actingAs, EXIT_OK, onePositional, openTeam, opContext, parse, report, taskIdArg, TEAM_OPTIONS, UsageError, type CliContext } from './context.js';
 import type { SubVerb, Verb } from './verb.js';
 
 const sub: SubVerb[] = [
@@ -16,7 +20,7 @@ const sub: SubVerb[] = [
       if (!values.subject?.trim()) throw new UsageError('missing --subject', `usage: ${this.usage}`);
       const blockedBy = values['blocked-by'] ? values['blocked-by'].split(',').map((s) => taskIdArg(s.trim())) : [];
       const store = await openTeam(ctx, values['team-dir']);
-      const r = await store.tasks.create({ subject: values.subject, description: values.description, blockedBy });
+      const r = await createTask.run({ subject: values.subject, description: values.description ?? '', blockedBy }, await nobody(store));
       return report(ctx, values.json, r, (t) => `created task ${t.id}: ${t.subject}`);
     },
   },
@@ -28,20 +32,19 @@ const sub: SubVerb[] = [
       const status = values.status === undefined ? undefined : TaskStatus.safeParse(values.status);
       if (status && !status.success) throw new UsageError(`--status "${values.status}" is not a task status`, 'use pending, in_progress or completed');
       const store = await openTeam(ctx, values['team-dir']);
-      const board = await store.tasks.snapshot();
-      for (const p of board.problems) ctx.err(`teamux: skipped ${p.path}: ${p.message}`);
-      let tasks = board.tasks.map((t) => ({ ...t, ready: isReady(t, board.index) }));
-      if (status?.success) tasks = tasks.filter((t) => t.status === status.data);
-      if (values.ready) tasks = tasks.filter((t) => t.ready);
+      const listed = await taskList.run({ status: status?.data, ready: values.ready }, await nobody(store));
+      if (!listed.ok) return report(ctx, values.json, listed, () => '');
+      const { tasks, problems, index } = listed.value;
+      for (const p of problems) ctx.err(`teamux: skipped ${p.path}: ${p.message}`);
       if (values.json) {
-        ctx.out(JSON.stringify({ ok: true, tasks, problems: board.problems }));
+        ctx.out(JSON.stringify({ ok: true, tasks, problems }));
         return EXIT_OK;
       }
       if (tasks.length === 0) {
         ctx.out('no tasks');
         return EXIT_OK;
       }
-      const rows = tasks.map((t) => [t.id, t.status, t.owner ?? '-', t.ready ? 'ready' : t.status === 'pending' ? `waits ${openBlockers(t, board.index).join(',') || '-'}` : '', t.subject]);
+      const rows = tasks.map((t) => [t.id, t.status, t.owner ?? '-', t.ready ? 'ready' : t.status === 'pending' ? `waits ${openBlockers(t, index).join(',') || '-'}` : '', t.subject]);
       ctx.out(table(['ID', 'STATUS', 'OWNER', 'READY', 'SUBJECT'], rows));
       return EXIT_OK;
     },
@@ -53,7 +56,8 @@ const sub: SubVerb[] = [
       const { values, positionals } = parse(argv, TEAM_OPTIONS, this.usage);
       const id = taskIdArg(onePositional(positionals, 'task id', this.usage));
       const store = await openTeam(ctx, values['team-dir']);
-      return report(ctx, values.json, await store.tasks.get(id), describe);
+      const r = await taskGet.run({ id }, await nobody(store));
+      return report(ctx, values.json, r.ok ? accept(r.value.task) : r, describe);
     },
   },
   {
@@ -65,7 +69,8 @@ const sub: SubVerb[] = [
       const id = positionals[0] === undefined ? undefined : taskIdArg(positionals[0]);
       const as = actingAs(ctx, values.as);
       const store = await openTeam(ctx, values['team-dir']);
-      return report(ctx, values.json, await store.claim(as, id), (t) => `${as} claimed task ${t.id}: ${t.subject} (revision ${t.revision})`);
+      const r = await runAs(store, as, (octx) => taskClaim.run({ id }, octx));
+      return report(ctx, values.json, r, (t) => `${as} claimed task ${t.id}: ${t.subject} (revision ${t.revision})`);
     },
   },
   {
@@ -82,7 +87,7 @@ const sub: SubVerb[] = [
       const status = values.status === undefined ? undefined : TaskStatus.safeParse(values.status);
       if (status && !status.success) throw new UsageError(`--status "${values.status}" is not a task status`, 'use pending, in_progress or completed');
       const store = await openTeam(ctx, values['team-dir']);
-      const r = await store.tasks.update(id, as, revision, { status: status?.data, description: values.description, subject: values.subject });
+      const r = await runAs(store, as, (octx) => taskUpdate.run({ id, revision, status: status?.data, description: values.description, subject: values.subject }, octx));
       return report(ctx, values.json, r, (t) => `task ${t.id} updated to revision ${t.revision} (${t.status})`);
     },
   },
@@ -94,7 +99,7 @@ const sub: SubVerb[] = [
       const id = taskIdArg(onePositional(positionals, 'task id', this.usage));
       const as = actingAs(ctx, values.as);
       const store = await openTeam(ctx, values['team-dir']);
-      const r = await store.complete(as, id, values.result ?? null);
+      const r = await runAs(store, as, (octx) => taskComplete.run({ id, result: values.result ?? '' }, octx));
       return report(ctx, values.json, r, (v) => `task ${v.task.id} completed${v.nowReady.length ? `; now ready: ${v.nowReady.join(', ')}` : ''}`);
     },
   },
@@ -113,7 +118,7 @@ const sub: SubVerb[] = [
       }
       const id = taskIdArg(onePositional(positionals, 'task id', this.usage));
       const as = actingAs(ctx, values.as);
-      return report(ctx, values.json, await store.tasks.release(id, as, 'released by owner'), (t) => `task ${t.id} released`);
+      return report(ctx, values.json, await runAs(store, as, (octx) => taskRelease.run({ id }, octx)), (t) => `task ${t.id} released`);
     },
   },
 ];
@@ -140,6 +145,19 @@ export async function dispatch(verb: string, subs: SubVerb[], ctx: CliContext, a
     throw new UsageError(what, `one of: ${subs.map((x) => x.name).join(', ')} (teamux ${verb} --help)`);
   }
   return s.run(ctx, rest);
+}
+
+/** Run an op as member `as`; an unknown member is a refusal, as from the store. */
+export async function runAs<T>(store: TeamStore, as: string, op: (ctx: OpContext) => Promise<Outcome<T>>): Promise<Outcome<T>> {
+  const octx = await opContext(store, as);
+  return octx.ok ? op(octx.value) : octx;
+}
+
+/** The op context of a verb that acts as nobody (reads, task creation). */
+async function nobody(store: TeamStore): Promise<OpContext> {
+  const octx = await opContext(store, null);
+  if (!octx.ok) throw new Error(octx.message);
+  return octx.value;
 }
 
 /** A multi-line human description of a task. */

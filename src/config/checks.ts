@@ -116,8 +116,8 @@ export function layoutWarnings(layout: Layout): Problem[] {
     if (member.command === undefined) continue;
     // plan_required is kept for command members too: a script can follow the gate through
     // `teamux plan submit/status`, and teamux tells it through TEAMUX_PLAN_REQUIRED=1.
-    if (member.tools !== undefined) {
-      warnings.push({ path: [...at, 'tools'], at: 'key', message: 'tools only apply to agent members' });
+    if (member.tools !== undefined && member.mcp !== true) {
+      warnings.push({ path: [...at, 'tools'], at: 'key', message: 'tools only apply to agent members and mcp: true members' });
     }
   }
   return warnings;

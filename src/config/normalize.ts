@@ -40,6 +40,8 @@ export interface NormalizedMember {
   planRequired: boolean;
   /** Allowlist of tool names; absent means no restriction. */
   tools?: string[];
+  /** A command member that gets a ready MCP config (TEAMUX_MCP_CONFIG). */
+  mcp: boolean;
 }
 
 /** A task put on the board at start. */
@@ -115,6 +117,7 @@ function normalizeMember(m: Member, isLead: boolean, layout: Layout, root: strin
     cwd,
     env: { ...layout.env, ...m.env },
     planRequired: m.plan_required,
+    mcp: m.mcp,
   };
   if (m.command !== undefined) out.command = normalizeCommand(m.command, cwd, home);
   if (m.agent !== undefined) {

@@ -141,7 +141,8 @@ export const MemberSchema = z
     cwd: z.string().min(1).optional().meta({ description: 'Working directory, relative to root; ~ expands.' }),
     env: Env.default({}),
     plan_required: z.boolean().default(false).meta({ description: 'Must get a plan approved before working.' }),
-    tools: z.array(ToolName).optional().meta({ description: 'Allowlist of tool names (agents only).' }),
+    tools: z.array(ToolName).optional().meta({ description: 'Allowlist of tool names (agents, and MCP tools of mcp: true members).' }),
+    mcp: z.boolean().default(false).meta({ description: 'Command members only: write a ready MCP config for `teamux mcp --as NAME` into the team folder; its path is in $TEAMUX_MCP_CONFIG (for Codex CLI, Gemini CLI or any MCP client).' }),
   })
   .superRefine(
     (member, ctx) => {
@@ -149,6 +150,13 @@ export const MemberSchema = z
       if (typeof member !== 'object' || member === null) return;
       if (member.command !== undefined && member.agent !== undefined) {
         ctx.addIssue({ code: 'custom', path: ['agent'], message: 'give either "command" or "agent", not both' });
+      } else if (member.agent !== undefined && member.mcp === true) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['mcp'],
+          message: 'mcp: true is for command members',
+          params: { hint: 'an agent member has the team tools built in; remove mcp, or run an MCP-capable CLI with command:' },
+        });
       } else if (member.command === undefined && member.agent === undefined) {
         ctx.addIssue({
           code: 'custom',

@@ -180,7 +180,9 @@ export type RefusalReason =
   | 'unsigned'
   | 'untrusted_screen'
   | 'no_ready_task'
-  | 'timeout';
+  | 'timeout'
+  /** The call was malformed or makes no sense (a message to oneself); the CLI exits 1 for it. */
+  | 'invalid_input';
 
 /** The result of an operation the protocol may refuse: a value, never an exception. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; reason: RefusalReason; message: string };

@@ -2,9 +2,10 @@
  * Create or refresh a team folder from a team description (built from a layout by the caller).
  * Refreshing keeps what is live: the status and pid of members that are still declared, the tasks,
  * the inboxes and the requests. Seed tasks are created only on a board that never had a task.
+ * Members with `mcp: true` get their MCP client config written to mcp/<name>.json (0600, atomic).
  */
 import type { Member } from '../protocol/types.js';
-import { ensureDir, readText } from './fsx.js';
+import { ensureDir, readText, writeJson } from './fsx.js';
 import { withLock } from './lock.js';
 import { TeamStore } from './team.js';
 
@@ -35,6 +36,8 @@ export interface TeamSpec {
   layoutFile: string | null;
   members: MemberSpec[];
   seedTasks: SeedTaskSpec[];
+  /** Ready MCP client configs to write, by member name (members with `mcp: true`). */
+  mcpConfigs?: Record<string, unknown>;
 }
 
 /** Create or refresh the folder; returns the store and whether seed tasks were created. */
@@ -46,6 +49,10 @@ export async function initTeam(dir: string, spec: TeamSpec): Promise<{ store: Te
   }
   // Under the config lock, so a refresh never loses a member update made at the same moment.
   const created = await withLock(store.paths.config, () => writeRoster(store, spec));
+  for (const [member, config] of Object.entries(spec.mcpConfigs ?? {})) {
+    await ensureDir(store.paths.mcpConfigs);
+    await writeJson(store.paths.mcpConfig(member), config);
+  }
   return { store, created, seeded: await seed(store, spec) };
 }
 

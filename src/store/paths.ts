@@ -20,6 +20,7 @@ export class TeamPaths {
   get trust(): string { return path.join(this.dir, 'trust'); }
   get events(): string { return path.join(this.dir, 'events.jsonl'); }
   get log(): string { return path.join(this.dir, 'teamux.log'); }
+  get mcpConfigs(): string { return path.join(this.dir, 'mcp'); }
 
   task(id: string): string { return path.join(this.tasks, `${id}.json`); }
   inbox(member: string): string { return path.join(this.inboxes, `${safeName(member)}.jsonl`); }
@@ -31,6 +32,8 @@ export class TeamPaths {
   transcript(member: string): string { return path.join(this.transcripts, `${safeName(member)}.json`); }
   enrolment(id: string): string { return path.join(this.trust, `enrol-${safeName(id)}.json`); }
   enrolmentAnswer(id: string): string { return path.join(this.trust, `answer-${safeName(id)}.json`); }
+  /** The ready MCP client config of a member with `mcp: true`. */
+  mcpConfig(member: string): string { return path.join(this.mcpConfigs, `${safeName(member)}.json`); }
 }
 
 /** The team folder for a team name under a root folder. */

@@ -22,7 +22,7 @@ import { agentTeam, inbox } from './helpers.js';
 async function contextFor(store: TeamStore, name: string, root: string, patch: Partial<Member> = {}): Promise<ToolContext> {
   const team = await store.config();
   const me = { ...team.members.find((m) => m.name === name)!, ...patch };
-  return { store, me, team, lead: 'lead', cwd: root, signal: new AbortController().signal, env: childEnvironment(process.env), planApprover: me.planApprover ?? 'lead', signer: null };
+  return { store, me, team, lead: 'lead', cwd: root, signal: new AbortController().signal, env: childEnvironment(process.env) };
 }
 
 function call(ctx: ToolContext, name: string, input: unknown, plan: PlanStatus = 'not_required'): Promise<ToolResult> {
@@ -177,7 +177,7 @@ describe('messaging and requests', () => {
     const lead = await contextFor(store, 'lead', root);
     expect((await call(lead, 'spawn_teammate', { name: 'carol', role: 'Writes docs' })).text).toMatch(/^requested a pane for carol \(\d+-carol\.json\)/);
     expect((await call(lead, 'spawn_teammate', { name: 'shell', role: 'A shell', command: 'bash -l' })).isError).toBe(false);
-    expect(await call(lead, 'spawn_teammate', { name: 'alice', role: 'again' })).toEqual({ text: 'alice is already a member of the team', isError: true });
+    expect(await call(lead, 'spawn_teammate', { name: 'alice', role: 'again' })).toEqual({ text: 'refused (duplicate): alice is already a member of the team', isError: true });
     expect((await call(lead, 'spawn_teammate', { name: 'Bad Name', role: 'x' })).isError).toBe(true);
     const files = readdirSync(store.paths.spawns).sort();
     expect(files).toHaveLength(2);

@@ -41,6 +41,7 @@ describe('defaults', () => {
         cwd: dir,
         env: {},
         planRequired: false,
+        mcp: false,
       },
       teammates: [],
       tasks: [],
@@ -143,6 +144,7 @@ describe('normalization', () => {
       cwd: dir,
       env: { A: 'team', B: 'ann' },
       planRequired: true,
+      mcp: false,
       tools: ['read_file', 'grep'],
       agent: {
         model: 'some-model',
@@ -213,7 +215,7 @@ describe('warnings', () => {
     const file = writeLayout(lines('name: demo', 'keys: { prefix: a }', 'lead:', '  name: boss', '  role: r', '  command: sh', '  tools: [bash]', '  plan_required: true'));
     expect(loaded(loadLayout(file)).warnings).toEqual([
       `${file}:2:17 keys.prefix: prefix "a" has no C- or M- modifier, so it cannot be typed into a pane`,
-      `${file}:7:3 lead.tools: tools only apply to agent members`,
+      `${file}:7:3 lead.tools: tools only apply to agent members and mcp: true members`,
     ]);
   });
   test('plan_approver: lead with a command lead and a plan to approve is a warning', () => {

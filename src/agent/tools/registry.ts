@@ -2,22 +2,22 @@
  * The tool table and the dispatcher. Which tools a member has follows from its kind (the lead has
  * all, a teammate the common set) narrowed by its `tools` allowlist; the same rule is applied again
  * when a call arrives, so a call the model invents for a tool it was never offered is refused. The
- * dispatcher applies the plan gate, validates input with the tool's zod schema, and turns every
- * failure — bad input, a refusal, a thrown bug — into an error result the model can correct.
+ * dispatcher is the shared call path of src/ops/invoke.ts (permission, input validated by the
+ * tool's zod schema, every failure an error result) with the plan gate added.
  */
-import type { z } from 'zod';
+import { invoke, toolPermitted } from '../../ops/invoke.js';
 import type { PlanStatus } from '../../protocol/requests.js';
 import type { Member } from '../../protocol/types.js';
-import { gateDecision, toolPermitted } from '../gate.js';
+import { gateDecision } from '../gate.js';
 import { bash } from './bash.js';
 import { FILE_TOOLS } from './files.js';
-import { LEAD_MESSAGE_TOOLS, MESSAGE_TOOLS } from './messaging.js';
-import { spawnTeammate } from './spawn.js';
-import { createTask, TASK_TOOLS } from './tasks.js';
+import { LEAD_TOOLS, MESSAGE_TOOLS, TASK_TOOLS } from './protocol.js';
 import { fail, type AnyTool, type ToolContext, type ToolResult } from './types.js';
 
+export { formatIssues } from '../../ops/invoke.js';
+
 /** Every tool, in the order the model sees them. */
-export const ALL_TOOLS: readonly AnyTool[] = [bash, ...FILE_TOOLS, ...TASK_TOOLS, ...MESSAGE_TOOLS, createTask, ...LEAD_MESSAGE_TOOLS, spawnTeammate];
+export const ALL_TOOLS: readonly AnyTool[] = [bash, ...FILE_TOOLS, ...TASK_TOOLS, ...MESSAGE_TOOLS, ...LEAD_TOOLS];
 
 const BY_NAME = new Map(ALL_TOOLS.map((t) => [t.name, t]));
 
@@ -37,28 +37,12 @@ export interface ToolCall {
   input: unknown;
 }
 
-/** Validation issues in one short line each: `path: message`. */
-export function formatIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 8)
-    .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(input)'}: ${i.message}`)
-    .join('; ');
-}
-
 /** Run one tool call for `ctx.me`: permission, plan gate, input validation, then the tool itself. */
 export async function dispatchTool(call: ToolCall, ctx: ToolContext, planStatus: () => Promise<PlanStatus>): Promise<ToolResult> {
   const tool = BY_NAME.get(call.name);
   if (!tool) return fail(`unknown tool "${call.name}"; the tools you have are: ${toolsFor(ctx.me).map((t) => t.name).join(', ')}`);
-  const permitted = toolPermitted(tool, ctx.me);
-  if (!permitted.allow) return fail(`refused: ${permitted.reason}`);
-  const gate = gateDecision(tool.name, await planStatus());
-  if (!gate.allow) return fail(gate.reason);
-  const parsed = tool.schema.safeParse(call.input ?? {});
-  if (!parsed.success) return fail(`invalid input for ${tool.name}: ${formatIssues(parsed.error)}`);
-  try {
-    return await tool.run(parsed.data, ctx);
-  } catch (err) {
-    ctx.store.log.error(`tool ${tool.name} failed for ${ctx.me.name}`, err);
-    return fail(`${tool.name} failed: ${(err as Error).message ?? String(err)}`);
-  }
+  return invoke(tool, call.input, ctx, async () => {
+    const gate = gateDecision(tool.name, await planStatus());
+    return gate.allow ? null : gate.reason;
+  });
 }

@@ -1,27 +1,23 @@
 /**
  * The shape of an agent tool: a name, a description for the model, one zod schema that is the
  * source of both the input type and the JSON schema sent to the API, and a run function that returns
- * a result value. A tool reports what went wrong (a refused claim, a missing file) as an error result
- * the model can act on; it throws only on a bug, and the dispatcher turns even that into a result.
+ * a result value. The protocol tools (tasks, messages, requests, spawn) are the shared ops of
+ * src/ops/, wrapped by opTool. A tool reports what went wrong (a refused claim, a missing file) as
+ * an error result the model can act on; it throws only on a bug, and the dispatcher turns even that
+ * into a result.
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
-import type { DecisionSigner } from '../../protocol/trust.js';
-import type { Member, Outcome, TeamConfig } from '../../protocol/types.js';
-import type { TeamStore } from '../../store/team.js';
+import { compactJson, oneLine, type AnyOp, type OpContext, type Reply } from '../../ops/op.js';
+import type { Member } from '../../protocol/types.js';
 
 /** What a tool returns: text for the model, marked as an error when the call did not do its job. */
-export interface ToolResult {
-  text: string;
-  isError: boolean;
-}
+export type ToolResult = Reply;
 
-/** What a running tool may touch. */
-export interface ToolContext {
-  store: TeamStore;
+/** What a running tool may touch: the op context with the caller always known, plus where it works. */
+export interface ToolContext extends OpContext {
   /** The calling member, as team.json has it now. */
   me: Member;
-  team: TeamConfig;
   /** The lead's name (the recipient of results and the default plan approver). */
   lead: string;
   /** Where bash runs and relative paths resolve. */
@@ -30,10 +26,6 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Environment for child processes (without credentials). */
   env: NodeJS.ProcessEnv;
-  /** Who answers this member's plans, fixed at the member's start (OPERATOR or the lead's name). */
-  planApprover: string;
-  /** Signs the lead's plan decisions (null: this member cannot sign, so it cannot approve or reject). */
-  signer: DecisionSigner | null;
 }
 
 /** A tool with its input type erased, as the registry holds it. */
@@ -44,7 +36,8 @@ export interface AnyTool {
   leadOnly: boolean;
   /** One short line describing a call, for the pane. */
   summary(input: unknown): string;
-  run(input: unknown, ctx: ToolContext): Promise<ToolResult>;
+  /** Run with validated input. */
+  reply(input: unknown, ctx: ToolContext): Promise<ToolResult>;
 }
 
 /** How a tool is written: its input type comes from its schema. */
@@ -65,7 +58,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): AnyTool {
     schema: spec.input,
     leadOnly: spec.leadOnly ?? false,
     summary: (input) => (spec.summary ? spec.summary(input as z.output<S>) : compactJson(input)),
-    run: (input, ctx) => spec.run(input as z.output<S>, ctx),
+    reply: (input, ctx) => spec.run(input as z.output<S>, ctx),
   };
 }
 
@@ -73,6 +66,11 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): AnyTool {
 export function apiTool(tool: AnyTool): Anthropic.Tool {
   const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>;
   return { name: tool.name, description: tool.description, input_schema: schema as Anthropic.Tool.InputSchema };
+}
+
+/** A protocol op as an agent tool: the same op the CLI and the MCP server call. */
+export function opTool(op: AnyOp): AnyTool {
+  return { name: op.name, description: op.description, schema: op.schema, leadOnly: op.leadOnly, summary: (i) => op.summary(i), reply: (i, ctx) => op.reply(i, ctx) };
 }
 
 /** A successful result. */
@@ -85,19 +83,4 @@ export function fail(text: string): ToolResult {
   return { text, isError: true };
 }
 
-/** A store outcome as a tool result: the rendered value, or the refusal with its reason. */
-export function fromOutcome<T>(outcome: Outcome<T>, render: (value: T) => string): ToolResult {
-  return outcome.ok ? ok(render(outcome.value)) : fail(`refused (${outcome.reason}): ${outcome.message}`);
-}
-
-/** JSON on one line, cut to `max` characters. */
-export function compactJson(value: unknown, max = 120): string {
-  const s = JSON.stringify(value) ?? '';
-  return s.length <= max ? s : s.slice(0, max - 1) + '…';
-}
-
-/** One line of text, cut to `max` characters. */
-export function oneLine(text: string, max = 80): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : flat.slice(0, max - 1) + '…';
-}
+export { compactJson, oneLine };

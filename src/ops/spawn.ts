@@ -1,5 +1,5 @@
 /**
- * The lead's spawn_teammate tool. It only writes a spawn request file (the format is defined in
+ * The lead's spawn_teammate op. It only writes a spawn request file (the format is defined in
  * protocol/spawn.ts); the multiplexer watches the folder, adds the member to team.json, opens its
  * pane and removes the file:
  *
@@ -19,10 +19,10 @@
  */
 import * as path from 'node:path';
 import { z } from 'zod';
-import { SpawnRequest } from '../../protocol/spawn.js';
-import { Name } from '../../protocol/types.js';
-import { ensureDir, writeJson } from '../../store/fsx.js';
-import { defineTool, fail, ok } from './types.js';
+import { SpawnRequest } from '../protocol/spawn.js';
+import { accept, Name, refuse } from '../protocol/types.js';
+import { ensureDir, writeJson } from '../store/fsx.js';
+import { actor, defineOp } from './op.js';
 
 /** The file name of a request made at `time` (ms) for `name`. */
 export function spawnFileName(name: string, time: number): string {
@@ -37,7 +37,7 @@ export async function writeSpawnRequest(folder: string, req: SpawnRequest): Prom
   return file;
 }
 
-export const spawnTeammate = defineTool({
+export const spawnTeammate = defineOp({
   name: 'spawn_teammate',
   description: 'Ask teamux to open a pane for a new teammate: an agent (default) or a command. The member joins the team once its pane starts.',
   leadOnly: true,
@@ -48,10 +48,11 @@ export const spawnTeammate = defineTool({
   }),
   summary: (i) => `${i.name} (${i.command ? i.command : 'agent'})`,
   async run(i, ctx) {
-    if (ctx.team.members.some((m) => m.name === i.name)) return fail(`${i.name} is already a member of the team`);
-    const base = { version: 1 as const, name: i.name, role: i.role, requestedBy: ctx.me.name, time: new Date().toISOString() };
+    if (ctx.team.members.some((m) => m.name === i.name)) return refuse('duplicate', `${i.name} is already a member of the team`);
+    const base = { version: 1 as const, name: i.name, role: i.role, requestedBy: actor(ctx).name, time: new Date().toISOString() };
     const req: SpawnRequest = i.command ? { ...base, command: i.command } : { ...base, agent: true };
     const file = await writeSpawnRequest(ctx.store.paths.spawns, req);
-    return ok(`requested a pane for ${i.name} (${path.basename(file)}); it joins the team when teamux opens it`);
+    return accept({ name: i.name, file });
   },
+  text: (v) => `requested a pane for ${v.name} (${path.basename(v.file)}); it joins the team when teamux opens it`,
 });
