@@ -8,7 +8,7 @@
  */
 import { actor } from '../ops/op.js';
 import { gateAnchorAtStart } from '../protocol/plan-gate.js';
-import { approvePlan, planStatusOp, rejectPlan, requestShutdown, respondShutdown, submitPlan } from '../ops/requests.js';
+import { approvePlan, planStatusOp, rejectPlan, requestShutdown, respondShutdown, submitPlan, unsignedRefusal } from '../ops/requests.js';
 import { accept, type Outcome, type ProtocolRequest } from '../protocol/types.js';
 import { EXIT_OK, actingAs, onePositional, openTeam, parse, report, TEAM_OPTIONS, UsageError } from './context.js';
 import { dispatch, runAs, table } from './task.js';
@@ -23,6 +23,8 @@ async function answer(ctx: Parameters<SubVerb['run']>[0], argv: string[], approv
   const store = await openTeam(ctx, values['team-dir']);
   const req = await store.requests.get(id);
   if (!req.ok) return report(ctx, values.json, req, () => '');
+  // The command line has no signing key: a plan answer from it would not count.
+  if (req.value.type === 'plan_approval') return report(ctx, values.json, unsignedRefusal(id, req.value.to), () => '');
   const by = ctx.env.TEAMUX_MEMBER ? actingAs(ctx, values.as) : values.as ?? req.value.to;
   const r = await runAs(store, by, (octx): Promise<Outcome<ProtocolRequest>> => {
     if (req.value.type === 'shutdown') return respondShutdown.run({ request_id: id, approve, reason: text }, octx).then((a) => (a.ok ? accept(a.value.request) : a));

@@ -61,15 +61,19 @@ export const planStatusOp = defineOp({
   text: (v) => `plan ${v.status}${v.request ? ` (${v.request.id})` : ''}${v.unverifiedReason ? ` [unverified: ${v.unverifiedReason}]` : ''}${v.request?.response?.text ? `: ${v.request.response.text}` : ''}`,
 });
 
+/** The refusal for a plan answer from a caller that cannot sign: who answers plan `id` addressed to `to`, and how. */
+export function unsignedRefusal(id: string, to: string): Outcome<never> {
+  const how = to === OPERATOR ? 'the human answers it on the teamux screen (select it, C-a a / C-a r)' : `${to} answers it with its approve_plan / reject_plan tools, signed with the key the teamux screen certified (a lead agent started by teamux with plan_approver: lead)`;
+  return refuse('unsigned', `${id} is a plan request: its answer must be signed, and this caller has no signing key (${how})`);
+}
+
 /** Answer a plan request with the caller's signer; without one the answer would not count, so it is refused. */
 async function signedAnswer(ctx: OpContext, id: string, approve: boolean, feedback: string): Promise<Outcome<ProtocolRequest>> {
   const me = actor(ctx).name;
   if (!ctx.signer) {
     const found = await ctx.store.requests.get(id);
     if (found.ok && found.value.type !== 'plan_approval') return ctx.store.answerRequest(id, me, approve, feedback, 'plan_approval_response');
-    const to = found.ok ? found.value.to : me;
-    const how = to === OPERATOR ? 'the human answers it on the teamux screen (select it, C-a a / C-a r)' : `${to} answers it with its approve_plan / reject_plan tools, signed with the key the teamux screen certified (a lead agent started by teamux with plan_approver: lead)`;
-    return refuse('unsigned', `${id} is a plan request: its answer must be signed, and this caller has no signing key (${how})`);
+    return unsignedRefusal(id, found.ok ? found.value.to : me);
   }
   return ctx.store.answerRequest(id, me, approve, feedback, 'plan_approval_response', ctx.signer);
 }
