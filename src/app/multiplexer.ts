@@ -10,6 +10,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { PaneHost, PaneProcess, PaneSpec } from '../host/types.js';
 import { InputTokenizer } from '../keys/input.js';
 import type { KeyMode, KeyTable } from '../keys/keymap.js';
+import { memberState } from '../protocol/members.js';
 import type { TeamStore } from '../store/team.js';
 import { helpRows, statusRow, titleRow } from '../ui/chrome.js';
 import { innerSize, screenLayout, type LayoutName, type MainSize, type Rect, type ScreenLayout } from '../ui/geometry.js';
@@ -30,6 +31,8 @@ export interface MemberLaunch {
   name: string;
   role: string;
   isLead: boolean;
+  /** Answers shutdown requests; a member that does not is hung up on (SIGHUP) when it is closed. */
+  speaksProtocol: boolean;
   command: string;
   args: string[];
   cwd: string;
@@ -190,6 +193,7 @@ export class Multiplexer {
   private addPane(m: MemberLaunch): Pane {
     const spec: PaneSpec = { id: m.name, command: m.command, args: m.args, cwd: m.cwd, env: m.env, cols: 80, rows: 24 };
     const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, () => this.requestFrame(), (p) => void this.paneExited(p));
+    pane.speaksProtocol = m.speaksProtocol;
     this.panes.push(pane);
     return pane;
   }
@@ -359,9 +363,9 @@ export class Multiplexer {
     if (p.life === 'exited') return p.exitText();
     if (p.life === 'starting') return 'starting';
     if (this.notices.has(p.name)) return 'stopping';
-    if (pendingRequests(this.snapshot).some((r) => r.type === 'plan_approval' && r.from === p.name)) return 'waiting for approval';
+    // The process is running, so a roster that says exited (pid not recorded yet) means working.
     const m = this.snapshot.roster.find((x) => x.name === p.name);
-    return m && m.status !== 'exited' ? m.status : 'working';
+    return memberState(p.name, m && m.reportedStatus !== 'exited' ? m.reportedStatus : 'working', this.snapshot.requests);
   }
 
   private statusInfo(): Parameters<typeof statusRow>[0] {

@@ -20,6 +20,8 @@ export class Pane {
   readonly name: string;
   readonly role: string;
   readonly isLead: boolean;
+  /** Answers a shutdown request; otherwise closing the pane hangs up on it. */
+  speaksProtocol = true;
   // process
   proc: PaneProcess | null = null;
   exit: PaneExit | null = null;

@@ -1,8 +1,10 @@
 /**
  * The shutdown handshake with one member, as the multiplexer runs it: send `shutdown_request`, wait
  * for `shutdown_response`, then wait for the process to exit; with no answer (or no exit) within the
- * timeout, SIGTERM, then SIGKILL. A refusal stops the handshake and reports its reason. Each step is
- * reported through `onStep` so the pane title and sidebar can show it.
+ * timeout, SIGTERM, then SIGKILL. A refusal stops the handshake and reports its reason. A member that
+ * does not speak the protocol (a plain command: a shell, vim, top) is hung up on instead, as closing
+ * its terminal would: SIGHUP at once, then SIGTERM and SIGKILL only if it outlives the grace period.
+ * Each step is reported through `onStep` so the pane title and sidebar can show it.
  */
 import type { ProtocolRequest } from '../protocol/types.js';
 import type { TeamStore } from '../store/team.js';
@@ -11,6 +13,8 @@ import { waitOnFolder } from '../store/watch.js';
 /** What the handshake needs from the pane it is closing. */
 export interface ShutdownTarget {
   name: string;
+  /** True if it answers a shutdown request; false: it is hung up on at once. */
+  speaksProtocol: boolean;
   /** True once the process has exited. */
   exited(): boolean;
   /** Resolve when the process exits (immediately if it already has). */
@@ -20,7 +24,7 @@ export interface ShutdownTarget {
 
 /** How a handshake ended. */
 export type ShutdownOutcome =
-  | { kind: 'exited'; how: 'approved' | 'terminated' | 'killed' | 'already' }
+  | { kind: 'exited'; how: 'approved' | 'hung_up' | 'terminated' | 'killed' | 'already' }
   | { kind: 'refused'; reason: string };
 
 /** Wait until request `id` is no longer pending, or the deadline, or `alsoStop()`; null if unanswered. */
@@ -37,6 +41,7 @@ export async function waitForAnswer(store: TeamStore, id: string, timeoutMs: num
 /** Run the handshake from `from` (the lead, on the human's behalf) to the target member. */
 export async function shutdownHandshake(store: TeamStore, from: string, target: ShutdownTarget, timeoutMs: number, onStep: (text: string) => void): Promise<ShutdownOutcome> {
   if (target.exited()) return { kind: 'exited', how: 'already' };
+  if (!target.speaksProtocol) return hangUp(target, onStep);
   const opened = await store.openRequest('shutdown', from, target.name, 'the operator asked the team to shut down');
   if (!opened.ok) {
     onStep(`cannot send shutdown_request: ${opened.message}; terminating`);
@@ -72,4 +77,14 @@ export async function terminate(target: ShutdownTarget, onStep: (text: string) =
   target.kill('SIGKILL');
   await target.waitExit(graceMs);
   return { kind: 'exited', how: 'killed' };
+}
+
+/** What a closed terminal does: SIGHUP, then (if the process outlives the grace period) SIGTERM and SIGKILL. */
+export async function hangUp(target: ShutdownTarget, onStep: (text: string) => void, graceMs = 3_000): Promise<ShutdownOutcome> {
+  if (target.exited()) return { kind: 'exited', how: 'already' };
+  onStep('not a protocol member; sending SIGHUP');
+  target.kill('SIGHUP');
+  if (await target.waitExit(graceMs)) return { kind: 'exited', how: 'hung_up' };
+  onStep(`still running ${Math.round(graceMs / 1000)}s after SIGHUP`);
+  return terminate(target, onStep, graceMs);
 }

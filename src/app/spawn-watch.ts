@@ -49,7 +49,7 @@ async function scanOnce(store: TeamStore, sink: SpawnSink): Promise<void> {
     const req = parsed.data;
     const member: Member = {
       name: req.name, role: req.role, kind: 'teammate', status: 'exited', pid: null, pidStart: null, joinedAt: null, exitCode: null,
-      planRequired: false, planApprover: req.requestedBy, tools: null, runtime: 'agent' in req ? 'agent' : 'command',
+      planRequired: false, planApprover: req.requestedBy, tools: null, runtime: 'agent' in req ? 'agent' : 'command', speaksProtocol: 'agent' in req,
     };
     const added = await store.addMember(member);
     if (!added.ok) {

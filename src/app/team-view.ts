@@ -4,10 +4,10 @@
  * milliseconds later; only the files that changed are re-read, so a board of 1000 tasks stays cheap.
  */
 import chokidar, { type FSWatcher } from 'chokidar';
-import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { isReady } from '../protocol/tasks.js';
 import type { ProtocolRequest, Task, TeamEvent } from '../protocol/types.js';
+import { EventTail } from '../store/events.js';
 import type { FileProblem } from '../store/fsx.js';
 import type { MemberView, TeamStore } from '../store/team.js';
 
@@ -41,7 +41,7 @@ export class TeamView {
   private requests = new Map<string, ProtocolRequest>();
   private traffic: TeamEvent[] = [];
   private roster: MemberView[] = [];
-  private eventsOffset = 0;
+  private readonly events: EventTail;
   private generation = 0;
   private team = '';
   // change tracking
@@ -56,13 +56,15 @@ export class TeamView {
   private watcher: FSWatcher | null = null;
   private readonly listeners = new Set<(s: TeamSnapshot) => void>();
 
-  constructor(private readonly store: TeamStore) {}
+  constructor(private readonly store: TeamStore) {
+    this.events = new EventTail(store.paths.events);
+  }
 
   /** Load everything once and start watching. */
   async start(): Promise<void> {
     await this.reload();
-    const dir = this.store.dir;
-    this.watcher = chokidar.watch([path.join(dir, 'tasks'), path.join(dir, 'requests'), path.join(dir, 'team.json'), path.join(dir, 'events.jsonl')], {
+    const p = this.store.paths;
+    this.watcher = chokidar.watch([p.tasks, p.requests, p.config, p.events], {
       ignoreInitial: true,
       ignored: (p: string) => /\.tmp$|\.lock(\/|$)/.test(p) || path.basename(p).startsWith('.'),
       atomic: false,
@@ -107,13 +109,14 @@ export class TeamView {
   }
 
   private noteChange(file: string): void {
-    const rel = path.relative(this.store.dir, file);
-    const [top, name] = rel.split(path.sep);
-    if (top === 'tasks' && name && /^[1-9][0-9]*\.json$/.test(name)) this.dirtyTasks.add(name.slice(0, -5));
-    else if (top === 'tasks' && !name) this.fullReload = true;
-    else if (top === 'requests' && name?.startsWith('req-') && name.endsWith('.json')) this.dirtyRequests.add(name.slice(0, -5));
-    else if (top === 'team.json') this.dirtyRoster = true;
-    else if (top === 'events.jsonl') this.dirtyEvents = true;
+    const p = this.store.paths;
+    const dir = path.dirname(file);
+    const name = path.basename(file);
+    if (file === p.tasks) this.fullReload = true;
+    else if (dir === p.tasks && /^[1-9][0-9]*\.json$/.test(name)) this.dirtyTasks.add(name.slice(0, -5));
+    else if (dir === p.requests && name.startsWith('req-') && name.endsWith('.json')) this.dirtyRequests.add(name.slice(0, -5));
+    else if (file === p.config) this.dirtyRoster = true;
+    else if (file === p.events) this.dirtyEvents = true;
     this.schedule();
   }
 
@@ -181,39 +184,11 @@ export class TeamView {
     this.generation++;
   }
 
-  /** Tail events.jsonl from the last offset, keeping the message traffic. */
+  /** Keep the message traffic among the events appended since the last read. */
   private async readNewEvents(): Promise<void> {
-    let fh;
-    try {
-      fh = await fsp.open(this.store.paths.events, 'r');
-    } catch {
-      return;
-    }
-    try {
-      const { size } = await fh.stat();
-      if (size < this.eventsOffset) this.eventsOffset = 0;
-      if (size === this.eventsOffset) return;
-      // On first load read only the tail: old traffic is not worth megabytes of parsing.
-      const start = this.eventsOffset === 0 ? Math.max(0, size - 256 * 1024) : this.eventsOffset;
-      const buf = Buffer.alloc(size - start);
-      await fh.read(buf, 0, buf.length, start);
-      const end = buf.lastIndexOf(0x0a);
-      if (end < 0) return;
-      this.eventsOffset = start + end + 1;
-      const lines = buf.subarray(0, end).toString('utf8').split('\n');
-      if (start > 0 && this.traffic.length === 0) lines.shift();
-      for (const line of lines) {
-        try {
-          const ev = JSON.parse(line) as TeamEvent;
-          if (ev.type === 'message_sent') this.traffic.push(ev);
-        } catch {
-          // A bad line in the event log is skipped; the log is informational.
-        }
-      }
-      if (this.traffic.length > TRAFFIC_LIMIT) this.traffic = this.traffic.slice(-TRAFFIC_LIMIT);
-    } finally {
-      await fh.close();
-    }
+    const { events } = await this.events.readNew();
+    for (const ev of events) if (ev.type === 'message_sent') this.traffic.push(ev);
+    if (this.traffic.length > TRAFFIC_LIMIT) this.traffic = this.traffic.slice(-TRAFFIC_LIMIT);
   }
 
   private takeAll(set: Set<string>): string[] {

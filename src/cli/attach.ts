@@ -7,11 +7,13 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { shutdownHandshake, type ShutdownTarget } from '../app/shutdown.js';
 import { sessionTarget, tmuxSessionName } from '../host/tmux/commands.js';
+import { memberState, type MemberState } from '../protocol/members.js';
+import { speaksProtocol } from '../protocol/types.js';
 import { pidAlive } from '../store/liveness.js';
 import { TeamStore, type MemberView } from '../store/team.js';
 import { EXIT_OK, EXIT_REFUSED, parse, UsageError, type CliContext } from './context.js';
 import { loadLayoutOrFail } from './layout-team.js';
-import { liveMux } from './mux-lock.js';
+import { detachMux, liveMux, ownTerminal, sayWhyDetached } from './mux-lock.js';
 import { keyTableOf, muxFor, openForMux, requireTty, trustFor } from './start.js';
 import { table } from './task.js';
 import { attachTmux, runningTeams, sessionTeamDir, tmuxRun, tmuxSocket } from './tmux-backend.js';
@@ -44,16 +46,18 @@ async function openStore(dir: string): Promise<TeamStore> {
 
 export const attachVerb: Verb = {
   name: 'attach',
-  usage: ['attach [TEAM]'],
-  examples: ['teamux attach', 'teamux attach demo'],
+  usage: ['attach [TEAM] [-d]'],
+  examples: ['teamux attach', 'teamux attach demo', 'teamux attach -d demo   # take it over from another terminal'],
   async run(ctx, argv) {
-    const { positionals } = parse(argv, OPTS, this.usage[0]!);
+    const { values, positionals } = parse(argv, { ...OPTS, 'detach-other': { type: 'boolean', short: 'd', default: false } }, this.usage[0]!);
     const { team, dir } = await pickTeam(ctx, positionals[0], 'attach');
     requireTty('attach');
-    const cfg = await (await openStore(dir)).config();
+    const first = await openStore(dir);
+    const cfg = await first.config();
     if (!cfg.layoutFile) throw new UsageError(`${dir}/team.json does not name its layout file`, 'start the team again with `teamux start LAYOUT --backend tmux`');
     const { layout } = loadLayoutOrFail(cfg.layoutFile, ctx.env);
     const keys = keyTableOf(layout, cfg.layoutFile);
+    await takeOver(first, team, values['detach-other']);
     const { store, release } = await openForMux(dir, 'tmux');
     // The run goes on, but this screen has a new key: members still running from the screen that
     // started them trust that screen's key only, and take this one's decisions after a restart (C-a R).
@@ -65,7 +69,9 @@ export const attachVerb: Verb = {
       const { host, procs } = await attachTmux(team, layout.root, dir, ctx.env);
       const demoUrl = existsSync(path.join(dir, 'demo-url'));
       const mux = muxFor({ layout, layoutFile: cfg.layoutFile, keys, store, host, teamDir: dir, extraEnv: { ...trust.env }, demo: demoUrl && !ctx.env.ANTHROPIC_API_KEY, adopt: procs, memberEnv: trust.memberEnv });
-      return await mux.run();
+      const code = await mux.run();
+      await sayWhyDetached(ctx, store);
+      return code;
     } finally {
       trust.authority.dispose();
       await release();
@@ -73,32 +79,52 @@ export const attachVerb: Verb = {
   },
 };
 
+/** With another TUI attached: take over (-d), as tmux's `attach -d` does, or refuse with the way to. */
+async function takeOver(store: TeamStore, team: string, detachOther: boolean): Promise<void> {
+  const other = await liveMux(store);
+  if (!other) return;
+  if (!detachOther) {
+    throw new UsageError(
+      `team "${team}" is already attached in another terminal (teamux pid ${other.pid}, since ${other.startedAt})`,
+      `take it over here with \`teamux attach -d ${team}\` (the other terminal is told and let go), or free it with \`teamux detach ${team}\``,
+    );
+  }
+  if (other.backend !== 'tmux') throw new UsageError(`team "${team}" is run by a pty-backend teamux (pid ${other.pid}); its members live and die with it`, 'switch to that terminal, or quit it there first');
+  const tty = ownTerminal();
+  const why = `taken over by \`teamux attach -d\` from ${tty ?? 'another terminal'} (pid ${process.pid})`;
+  if (!(await detachMux(store, other, why))) {
+    throw new UsageError(`the teamux attached to "${team}" (pid ${other.pid}) did not let go within 10 s`, `stop it with kill ${other.pid}, then attach again`);
+  }
+}
+
 export const lsVerb: Verb = {
   name: 'ls',
   usage: ['ls'],
   examples: ['teamux ls', 'teamux ls --json'],
   async run(ctx, argv) {
     const { values } = parse(argv, OPTS, this.usage[0]!);
-    const out: Array<{ team: string; dir: string | null; attached: number | null; members: Array<Pick<MemberView, 'name' | 'reportedStatus' | 'pid'>> }> = [];
+    const out: Array<{ team: string; dir: string | null; attached: number | null; members: Array<Pick<MemberView, 'name' | 'reportedStatus' | 'pid'> & { state: MemberState }> }> = [];
     for (const team of await runningTeams(ctx.env)) {
       const dir = await sessionTeamDir(team, ctx.env);
       const opened = dir ? await TeamStore.open(dir) : null;
-      const members = opened?.ok ? (await opened.store.roster()).map(({ name, reportedStatus, pid }) => ({ name, reportedStatus, pid })) : [];
+      const requests = opened?.ok ? (await opened.store.requests.list()).requests : [];
+      const members = opened?.ok ? (await opened.store.roster()).map(({ name, reportedStatus, pid }) => ({ name, reportedStatus, pid, state: memberState(name, reportedStatus, requests) })) : [];
       const mux = opened?.ok ? await liveMux(opened.store) : null;
       out.push({ team, dir, attached: mux?.pid ?? null, members });
     }
     if (values.json) ctx.out(JSON.stringify({ ok: true, teams: out }));
     else if (out.length === 0) ctx.out(`no teams running (tmux socket ${tmuxSocket(ctx.env)})`);
-    else ctx.out(table(['TEAM', 'ATTACHED', 'MEMBERS', 'FOLDER'], out.map((t) => [t.team, t.attached ? `pid ${t.attached}` : 'no', t.members.map((m) => `${m.name}:${m.reportedStatus}`).join(' '), t.dir ?? '?'])));
+    else ctx.out(table(['TEAM', 'ATTACHED', 'MEMBERS', 'FOLDER'], out.map((t) => [t.team, t.attached ? `pid ${t.attached}` : 'no', t.members.map((m) => `${m.name}:${m.state}`).join(', '), t.dir ?? '?'])));
     return EXIT_OK;
   },
 };
 
 /** A member process reached only by its pid (no TUI holds its pane). */
-function pidTarget(name: string, pid: number, pidStart: number | null): ShutdownTarget {
+function pidTarget(m: Pick<MemberView, 'name' | 'runtime' | 'speaksProtocol'>, pid: number, pidStart: number | null): ShutdownTarget {
   const alive = (): boolean => pidAlive(pid, pidStart);
   return {
-    name,
+    name: m.name,
+    speaksProtocol: speaksProtocol(m),
     exited: () => !alive(),
     waitExit: async (ms) => {
       const deadline = Date.now() + ms;
@@ -127,7 +153,7 @@ export const killVerb: Verb = {
     const store = await openStore(dir);
     // An attached TUI lets go first, so it does not show the panes dying.
     const mux = await liveMux(store);
-    if (mux) process.kill(mux.pid, 'SIGHUP');
+    if (mux) await detachMux(store, mux, `the team was stopped by \`teamux kill\` (pid ${process.pid})`);
     const cfg = await store.config();
     const lead = cfg.members.find((m) => m.kind === 'lead')?.name ?? cfg.members[0]!.name;
     const live = (await store.roster()).filter((m) => m.pid !== null && m.reportedStatus !== 'exited');
@@ -137,7 +163,7 @@ export const killVerb: Verb = {
     // Teammates in parallel, then the lead.
     for (const group of [order.filter((m) => m.kind !== 'lead'), order.filter((m) => m.kind === 'lead')]) {
       await Promise.all(group.map(async (m) => {
-        const o = await shutdownHandshake(store, lead, pidTarget(m.name, m.pid!, m.pidStart), timeout * 1000, (t) => steps.push(`${m.name}: ${t}`));
+        const o = await shutdownHandshake(store, lead, pidTarget(m, m.pid!, m.pidStart), timeout * 1000, (t) => steps.push(`${m.name}: ${t}`));
         if (o.kind === 'refused') refused.push(`${m.name}: ${o.reason}`);
         await store.updateMember(m.name, { status: 'exited' });
       }));
@@ -160,13 +186,14 @@ export const detachVerb: Verb = {
   async run(ctx, argv) {
     const { values, positionals } = parse(argv, OPTS, this.usage[0]!);
     const { team, dir } = await pickTeam(ctx, positionals[0], 'detach');
-    const mux = await liveMux(await openStore(dir));
+    const store = await openStore(dir);
+    const mux = await liveMux(store);
     if (!mux) {
       if (!values.json) ctx.err(`teamux: no TUI is attached to ${team}`);
       else ctx.out(JSON.stringify({ ok: false, reason: 'not_attached' }));
       return EXIT_REFUSED;
     }
-    process.kill(mux.pid, 'SIGHUP');
+    await detachMux(store, mux, `\`teamux detach\` from ${ownTerminal() ?? 'another terminal'} (pid ${process.pid})`);
     ctx.out(values.json ? JSON.stringify({ ok: true, team, pid: mux.pid }) : `detached ${team} (TUI pid ${mux.pid}); members keep running — teamux attach ${team} to come back`);
     return EXIT_OK;
   },

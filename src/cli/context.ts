@@ -7,6 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { didYouMean } from '../config/suggest.js';
 import type { OpContext } from '../ops/op.js';
 import { OPERATOR } from '../protocol/trust.js';
 import { accept, refuse, type Outcome } from '../protocol/types.js';
@@ -36,15 +37,27 @@ export function badInput(ctx: CliContext, json: boolean, message: string, hint?:
   return EXIT_BAD_INPUT;
 }
 
-/** Print an outcome: the value on success, the refusal (exit 3) otherwise. */
-export function report<T>(ctx: CliContext, json: boolean, outcome: Outcome<T>, human: (value: T) => string): number {
+/**
+ * Print an outcome: the value on success, the refusal (exit 3) otherwise. A name not on the roster or
+ * an invalid input is the caller's mistake, not the protocol's: printed as bad input (exit 1).
+ */
+export function report<T>(ctx: CliContext, json: boolean, outcome: Outcome<T>, human: (value: T) => string, hint?: string): number {
   if (outcome.ok) {
     ctx.out(json ? JSON.stringify({ ok: true, ...wrap(outcome.value) }) : human(outcome.value));
     return EXIT_OK;
   }
-  if (json) ctx.out(JSON.stringify({ ok: false, reason: outcome.reason, message: outcome.message }));
-  else ctx.err(`teamux: refused (${outcome.reason}): ${outcome.message}`);
-  return outcome.reason === 'unknown_member' || outcome.reason === 'invalid_input' ? EXIT_BAD_INPUT : EXIT_REFUSED;
+  const badName = outcome.reason === 'unknown_member' || outcome.reason === 'invalid_input';
+  if (json) ctx.out(JSON.stringify({ ok: false, reason: outcome.reason, message: outcome.message, ...(hint ? { hint } : {}) }));
+  else if (badName) ctx.err(`teamux: ${outcome.message}${hint ? `\n  hint: ${hint}` : ''}`);
+  else ctx.err(`teamux: refused (${outcome.reason}): ${outcome.message}${hint ? `\n  hint: ${hint}` : ''}`);
+  return badName ? EXIT_BAD_INPUT : EXIT_REFUSED;
+}
+
+/** The hint for a name that is not on the roster: a close match, and who is. */
+export async function rosterHint(store: TeamStore, name: string): Promise<string> {
+  const names = (await store.config()).members.map((m) => m.name);
+  const near = didYouMean(name, names);
+  return `${near ? `did you mean "${near}"? ` : ''}the members are ${names.join(', ')} (teamux team show)`;
 }
 
 function wrap(value: unknown): Record<string, unknown> {

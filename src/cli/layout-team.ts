@@ -21,6 +21,7 @@ function memberSpec(m: NormalizedMember, layout: NormalizedLayout): MemberSpec {
     role: m.role,
     kind: m.isLead ? 'lead' : 'teammate',
     runtime: m.agent ? 'agent' : 'command',
+    speaksProtocol: m.speaksProtocol,
     planRequired: m.planRequired,
     planApprover: m.isLead ? null : layout.planApprover === 'human' ? OPERATOR : layout.lead.name,
     tools: m.tools ?? null,

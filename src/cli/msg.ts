@@ -5,7 +5,7 @@
  */
 import { broadcast, commitInbox, readInbox, sendTyped } from '../ops/messages.js';
 import { MessageType, type Message } from '../protocol/types.js';
-import { actingAs, EXIT_OK, EXIT_REFUSED, openTeam, parse, report, TEAM_OPTIONS, UsageError } from './context.js';
+import { actingAs, EXIT_OK, EXIT_REFUSED, openTeam, parse, report, rosterHint, TEAM_OPTIONS, UsageError } from './context.js';
 import { dispatch, runAs } from './task.js';
 import type { SubVerb, Verb } from './verb.js';
 
@@ -27,7 +27,8 @@ const msgSub: SubVerb[] = [
       const to = values.to;
       const kind = type.data;
       const r = await runAs(store, from, (octx) => sendTyped(octx, { to, text, type: kind, request_id: values['request-id'] }));
-      return report(ctx, values.json, r, (m) => `sent ${m.type} ${m.id} to ${m.to}`);
+      const hint = !r.ok && r.reason === 'unknown_member' ? await rosterHint(store, (await store.member(from)).ok ? to : from) : undefined;
+      return report(ctx, values.json, r, (m) => `sent ${m.type} ${m.id} to ${m.to}`, hint);
     },
   },
   {
@@ -40,7 +41,8 @@ const msgSub: SubVerb[] = [
       if (!text) throw new UsageError('missing message text', `usage: ${this.usage}`);
       const store = await openTeam(ctx, values['team-dir']);
       const r = await runAs(store, from, (octx) => broadcast.run({ text }, octx));
-      return report(ctx, values.json, r, (ms) => `broadcast to ${ms.length} member${ms.length === 1 ? '' : 's'}: ${ms.map((m) => m.to).join(', ')}`);
+      const hint = !r.ok && r.reason === 'unknown_member' ? await rosterHint(store, from) : undefined;
+      return report(ctx, values.json, r, (ms) => `broadcast to ${ms.length} member${ms.length === 1 ? '' : 's'}: ${ms.map((m) => m.to).join(', ')}`, hint);
     },
   },
 ];

@@ -23,7 +23,7 @@ import { TeamStore } from '../store/team.js';
 import type { LayoutName, MainSize } from '../ui/geometry.js';
 import { onePositional, parse, UsageError } from './context.js';
 import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
-import { claimMuxLock, liveMux } from './mux-lock.js';
+import { claimMuxLock, liveMux, sayWhyDetached } from './mux-lock.js';
 import { startTmuxDemoModel, tmuxHostFor } from './tmux-backend.js';
 import type { Verb } from './verb.js';
 
@@ -48,15 +48,15 @@ export function launchOf(m: NormalizedMember, layout: NormalizedLayout, teamDir:
     if (m.agent.maxTokens) args.push('--max-tokens', String(m.agent.maxTokens));
     if (m.agent.autoClaim) args.push('--auto-claim');
     if (m.agent.systemPrompt) env.TEAMUX_AGENT_SYSTEM_PROMPT = m.agent.systemPrompt;
-    return { name: m.name, role: m.role, isLead: m.isLead, command: process.execPath, args, cwd: m.cwd, env };
+    return { name: m.name, role: m.role, isLead: m.isLead, speaksProtocol: true, command: process.execPath, args, cwd: m.cwd, env };
   }
-  return { name: m.name, role: m.role, isLead: m.isLead, command: m.command!.program, args: m.command!.args, cwd: m.cwd, env };
+  return { name: m.name, role: m.role, isLead: m.isLead, speaksProtocol: m.speaksProtocol, command: m.command!.program, args: m.command!.args, cwd: m.cwd, env };
 }
 
 /** How to launch a teammate that a spawn request asks for: in the team root, with the team's env. */
 export function spawnLaunchOf(req: SpawnRequest, layout: NormalizedLayout, teamDir: string, extraEnv: Record<string, string>): MemberLaunch | { error: string } {
-  const base: NormalizedMember = { name: req.name, role: req.role, isLead: false, cwd: layout.root, env: { ...layout.env }, planRequired: false, mcp: false };
-  if ('agent' in req) return launchOf({ ...base, agent: { autoClaim: true } }, layout, teamDir, extraEnv);
+  const base: NormalizedMember = { name: req.name, role: req.role, isLead: false, cwd: layout.root, env: { ...layout.env }, planRequired: false, speaksProtocol: false, mcp: false };
+  if ('agent' in req) return launchOf({ ...base, agent: { autoClaim: true }, speaksProtocol: true }, layout, teamDir, extraEnv);
   const words = splitCommand(req.command);
   if (!words.ok) return { error: `${words.message}${words.hint ? ` (${words.hint})` : ''}` };
   const [program, ...args] = words.words;
@@ -223,7 +223,9 @@ export const startVerb: Verb = {
       }
       await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
       const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: needsModel, memberEnv: trust.memberEnv });
-      return await mux.run();
+      const code = await mux.run();
+      await sayWhyDetached(ctx, store);
+      return code;
     } finally {
       trust.authority.dispose();
       await closeDemo?.();

@@ -2,6 +2,8 @@
  * `teamux team show`: the roster from team.json with each member's liveness-checked status, so any
  * process can discover its teammates and see who has exited.
  */
+import { memberState, type MemberState } from '../protocol/members.js';
+import type { MemberView } from '../store/team.js';
 import { EXIT_OK, openTeam, parse, TEAM_OPTIONS } from './context.js';
 import { dispatch, table } from './task.js';
 import type { SubVerb, Verb } from './verb.js';
@@ -15,12 +17,14 @@ const sub: SubVerb[] = [
       const store = await openTeam(ctx, values['team-dir']);
       const cfg = await store.config();
       const roster = await store.roster();
+      const { requests } = await store.requests.list();
+      const state = (m: MemberView): MemberState => memberState(m.name, m.reportedStatus, requests);
       if (values.json) {
-        ctx.out(JSON.stringify({ ok: true, name: cfg.name, dir: store.dir, root: cfg.root, members: roster.map(({ reportedStatus, ...m }) => ({ ...m, status: reportedStatus, recordedStatus: m.status })) }));
+        ctx.out(JSON.stringify({ ok: true, name: cfg.name, dir: store.dir, root: cfg.root, members: roster.map((m) => { const { reportedStatus, ...rest } = m; return { ...rest, status: reportedStatus, recordedStatus: m.status, state: state(m) }; }) }));
         return EXIT_OK;
       }
       ctx.out(`team ${cfg.name}  (${store.dir})`);
-      ctx.out(table(['NAME', 'KIND', 'STATUS', 'PID', 'ROLE'], roster.map((m) => [m.name, m.kind, m.reportedStatus + (m.reportedStatus === 'exited' && m.exitCode !== null ? ` (${m.exitCode})` : ''), m.pid === null ? '-' : String(m.pid), m.role])));
+      ctx.out(table(['NAME', 'KIND', 'STATUS', 'PID', 'ROLE'], roster.map((m) => [m.name, m.kind, state(m) + (m.reportedStatus === 'exited' && m.exitCode !== null ? ` (${m.exitCode})` : ''), m.pid === null ? '-' : String(m.pid), m.role])));
       return EXIT_OK;
     },
   },

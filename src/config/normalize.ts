@@ -38,6 +38,8 @@ export interface NormalizedMember {
   /** Team env merged with the member's own. */
   env: Record<string, string>;
   planRequired: boolean;
+  /** Answers shutdown requests (agents, and commands marked `speaks_protocol`); others are hung up on. */
+  speaksProtocol: boolean;
   /** Allowlist of tool names; absent means no restriction. */
   tools?: string[];
   /** A command member that gets a ready MCP config (TEAMUX_MCP_CONFIG). */
@@ -117,6 +119,7 @@ function normalizeMember(m: Member, isLead: boolean, layout: Layout, root: strin
     cwd,
     env: { ...layout.env, ...m.env },
     planRequired: m.plan_required,
+    speaksProtocol: m.agent !== undefined || m.speaks_protocol === true,
     mcp: m.mcp,
   };
   if (m.command !== undefined) out.command = normalizeCommand(m.command, cwd, home);

@@ -141,6 +141,9 @@ export const MemberSchema = z
     cwd: z.string().min(1).optional().meta({ description: 'Working directory, relative to root; ~ expands.' }),
     env: Env.default({}),
     plan_required: z.boolean().default(false).meta({ description: 'Must get a plan approved before working.' }),
+    speaks_protocol: z.boolean().optional().meta({
+      description: 'The command answers shutdown requests through the teamux CLI (agents always do). Without it, quitting hangs up on the member (SIGHUP), as closing its terminal would.',
+    }),
     tools: z.array(ToolName).optional().meta({ description: 'Allowlist of tool names (agents, and MCP tools of mcp: true members).' }),
     mcp: z.boolean().default(false).meta({ description: 'Command members only: write a ready MCP config for `teamux mcp --as NAME` into the team folder; its path is in $TEAMUX_MCP_CONFIG (for Codex CLI, Gemini CLI or any MCP client).' }),
   })
@@ -148,6 +151,9 @@ export const MemberSchema = z
     (member, ctx) => {
       // Runs even when other fields failed (a bad role should not hide a missing command).
       if (typeof member !== 'object' || member === null) return;
+      if (member.agent !== undefined && member.speaks_protocol === false) {
+        ctx.addIssue({ code: 'custom', path: ['speaks_protocol'], message: 'an agent always speaks the protocol', params: { hint: 'remove speaks_protocol: false, or run the member as a command' } });
+      }
       if (member.command !== undefined && member.agent !== undefined) {
         ctx.addIssue({ code: 'custom', path: ['agent'], message: 'give either "command" or "agent", not both' });
       } else if (member.agent !== undefined && member.mcp === true) {

@@ -33,8 +33,15 @@ export const Member = z.object({
   tools: z.array(z.string()).nullable().default(null),
   /** How the member runs: a command line, or teamux's own agent. */
   runtime: z.enum(['command', 'agent']).default('command'),
+  /** Answers shutdown requests; absent in folders written before it existed (then: agents only). */
+  speaksProtocol: z.boolean().optional(),
 });
 export type Member = z.infer<typeof Member>;
+
+/** True if the member answers a shutdown request; the others are hung up on (SIGHUP) instead. */
+export function speaksProtocol(m: Pick<Member, 'runtime' | 'speaksProtocol'>): boolean {
+  return m.speaksProtocol ?? m.runtime === 'agent';
+}
 
 export const TeamConfig = z.object({
   version: z.literal(PROTOCOL_VERSION),

@@ -15,6 +15,8 @@ export interface MemberSpec {
   role: string;
   kind: 'lead' | 'teammate';
   runtime: 'command' | 'agent';
+  /** Answers shutdown requests (agents always; commands when the layout says `speaks_protocol`). */
+  speaksProtocol: boolean;
   planRequired: boolean;
   /** Who answers its plan requests: the lead's name, `human` (the operator), or null for the lead itself. */
   planApprover: string | null;
@@ -63,7 +65,7 @@ async function writeRoster(store: TeamStore, spec: TeamSpec): Promise<boolean> {
   const members: Member[] = spec.members.map((s) => {
     const was = previous.get(s.name);
     return {
-      name: s.name, role: s.role, kind: s.kind, runtime: s.runtime, planRequired: s.planRequired, planApprover: s.planApprover, tools: s.tools,
+      name: s.name, role: s.role, kind: s.kind, runtime: s.runtime, speaksProtocol: s.speaksProtocol, planRequired: s.planRequired, planApprover: s.planApprover, tools: s.tools,
       status: was?.status ?? 'exited', pid: was?.pid ?? null, pidStart: was?.pidStart ?? null, joinedAt: was?.joinedAt ?? null, exitCode: was?.exitCode ?? null,
     };
   });

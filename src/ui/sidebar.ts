@@ -3,6 +3,7 @@
  * a TeamSnapshot. Pure: (snapshot, size, selection) → rows. Each section gets a share of the height;
  * a board of 1000 tasks shows counts per status and as many rows as fit, in-progress first.
  */
+import { memberState } from '../protocol/members.js';
 import type { ProtocolRequest, TeamEvent } from '../protocol/types.js';
 import type { TaskRow, TeamSnapshot } from '../app/team-view.js';
 import { C, fit, style, textWidth, type Row } from './text.js';
@@ -105,7 +106,7 @@ function requestRows(s: TeamSnapshot, width: number, budget: number, selected: s
 /** Render the sidebar. */
 export function renderSidebar(s: TeamSnapshot, o: SidebarOptions): Row[] {
   const rows: Row[] = [];
-  const members = s.roster.map((m) => `${m.name}:${m.reportedStatus}`).join(' ');
+  const members = s.roster.map((m) => `${m.name}:${memberState(m.name, m.reportedStatus, s.requests)}`).join(', ');
   rows.push([{ text: fit(`teamux · ${s.team}`, o.width), attr: style(C.cyan, C.default, { bold: true }) }]);
   rows.push([{ text: fit(members, o.width), attr: DIM }]);
   const left = o.height - rows.length;

@@ -58,7 +58,7 @@ describe('cli', () => {
     const bin = await teamuxBin();
     const run = async (args: string[]) => {
       const p = startMember(bin, args, baseEnv(dir), root);
-      return { code: await exited(p, 10_000), out: p.out };
+      return { code: await exited(p, 30_000), out: p.out };
     };
     const cases: [string[], RegExp][] = [
       [['agent'], /say who is acting with --as NAME/],

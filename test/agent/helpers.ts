@@ -34,8 +34,8 @@ export async function agentTeam(teammates: string[], overrides: Record<string, P
   later(tmp.cleanup);
   const dir = `${tmp.dir}/.teamux/t`;
   const members: MemberSpec[] = [
-    { name: 'lead', role: 'Plans and reviews', kind: 'lead', runtime: 'agent', planRequired: false, planApprover: null, tools: null, ...overrides.lead },
-    ...teammates.map((n) => ({ name: n, role: `${n}'s work`, kind: 'teammate' as const, runtime: 'agent' as const, planRequired: false, planApprover: 'lead', tools: null, ...overrides[n] })),
+    { name: 'lead', role: 'Plans and reviews', kind: 'lead', runtime: 'agent', speaksProtocol: true, planRequired: false, planApprover: null, tools: null, ...overrides.lead },
+    ...teammates.map((n) => ({ name: n, role: `${n}'s work`, kind: 'teammate' as const, runtime: 'agent' as const, speaksProtocol: true, planRequired: false, planApprover: 'lead', tools: null, ...overrides[n] })),
   ];
   const { store } = await initTeam(dir, { name: 't', root: tmp.dir, layoutFile: null, members, seedTasks: [] });
   return { store, dir, root: tmp.dir };

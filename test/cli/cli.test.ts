@@ -1,10 +1,10 @@
 // The CLI verbs: exit codes (0 ok, 1 bad input with a hint, 3 refused with a reason), --json, and
 // init/validate on layout files.
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { issueCertificate, leadSigner, newKeyPair } from '../../src/protocol/trust.js';
-import { cli, cliProcess, makeTeam, tempDir } from '../helpers/team.js';
+import { cli, cliProcess, makeTeam, REPO, tempDir } from '../helpers/team.js';
 
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
@@ -55,6 +55,25 @@ describe('cli', () => {
     expect((await cli(['msg', 'send', '--from', 'amy', '--to', 'zed', 'hi'], env)).err).toMatch(/"zed" is not a member/);
     const noTeam = await cli(['task', 'list'], {}, tempDir().dir);
     expect(noTeam.err).toMatch(/no team folder given\n {2}hint: pass --team-dir/);
+  });
+
+  it('cli.msg-to-an-unknown-member-exits-1-as-the-readme-says-with-a-hint-naming-the-members', async () => {
+    const { dir, env } = await team();
+    // The README's exit-code line, read rather than assumed: an unknown member is bad input.
+    const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+    const code = Number(/\*\*(\d)\*\* bad input[^*]*unknown member/.exec(readme)?.[1]);
+    expect(code).toBe(1);
+    const to = await cliProcess(['msg', 'send', '--team-dir', dir, '--from', 'amy', '--to', 'bbo', 'hi']);
+    expect(to.code).toBe(code);
+    expect(to.err).toBe('teamux: recipient "bbo" is not a member of this team\n  hint: did you mean "bob"? the members are lead, amy, bob (teamux team show)\n');
+    const from = await cliProcess(['msg', 'send', '--team-dir', dir, '--from', 'zed', '--to', 'amy', 'hi', '--json']);
+    expect(from.code).toBe(code);
+    expect(JSON.parse(from.out)).toEqual({ ok: false, reason: 'unknown_member', message: '"zed" is not a member of this team', hint: 'the members are lead, amy, bob (teamux team show)' });
+    const all = await cli(['msg', 'broadcast', '--from', 'leed', 'hi'], env);
+    expect(all.code).toBe(code);
+    expect(all.err).toMatch(/hint: did you mean "lead"\?/);
+    // Nothing was delivered or logged as sent.
+    expect((await cli(['inbox', 'read', '--as', 'amy', '--peek'], env)).out).toBe('');
   });
 
   it('cli.messages-requests-and-plans', async () => {

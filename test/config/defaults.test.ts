@@ -41,6 +41,7 @@ describe('defaults', () => {
         cwd: dir,
         env: {},
         planRequired: false,
+        speaksProtocol: false,
         mcp: false,
       },
       teammates: [],
@@ -144,6 +145,7 @@ describe('normalization', () => {
       cwd: dir,
       env: { A: 'team', B: 'ann' },
       planRequired: true,
+      speaksProtocol: true,
       mcp: false,
       tools: ['read_file', 'grep'],
       agent: {

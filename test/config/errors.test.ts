@@ -25,6 +25,12 @@ describe('schema errors', () => {
     );
   });
 
+  test('speaks_protocol: false on an agent is an error at the key, with a hint', () => {
+    expect(errorsOf(lines('name: demo', 'lead:', '  name: lead', '  role: Leads', '  agent: true', '  speaks_protocol: false'))).toBe(
+      'team.yaml:6:20 lead.speaks_protocol: an agent always speaks the protocol\n  hint: remove speaks_protocol: false, or run the member as a command',
+    );
+  });
+
   test('unknown nested key points at the nested key', () => {
     expect(errorsOf(lines('name: demo', ...LEAD, 'sidebar:', '  width: 30', '  postion: left'))).toBe(
       'team.yaml:8:3 sidebar.postion: unknown key\n  hint: did you mean "position"?',

@@ -42,9 +42,9 @@ describe('tmux backend (e2e)', () => {
     const layout = path.join(tmp.dir, 'team.yaml');
     writeFileSync(layout, [
       'name: tmuxteam', 'backend: tmux', 'shutdown_timeout: 5',
-      'lead: { name: lead, role: lead, command: [bash, lead.sh] }',
+      'lead: { name: lead, role: lead, command: [bash, lead.sh], speaks_protocol: true }',
       'teammates:',
-      '  - { name: alice, role: worker, command: [bash, worker.sh], plan_required: true }',
+      '  - { name: alice, role: worker, command: [bash, worker.sh], plan_required: true, speaks_protocol: true }',
       '  - { name: sh, role: a shell to steer, command: [bash, --norc, --noprofile] }',
       'tasks:', '  - { id: a, subject: First job }', '  - { id: b, subject: Second job, blockedBy: [a] }', '',
     ].join('\n'));
@@ -71,11 +71,11 @@ describe('tmux backend (e2e)', () => {
     process.kill(tuiPid(d), 'SIGKILL');
     await d.waitFor(/TEAMUX-EXIT=137/, 'the TUI to die');
     for (const [name, pid] of Object.entries(pids)) expect(alive(pid), name).toBe(true);
-    await waitFor(async () => (await store.tasks.snapshot()).tasks.every((t) => t.status === 'completed'), 'alice to finish both tasks with no TUI', 20_000);
+    await waitFor(async () => (await store.tasks.snapshot()).tasks.every((t) => t.status === 'completed'), 'alice to finish both tasks with no TUI', 60_000);
 
     // Attach: the panes show their current screens, with the sidebar.
     const list = await cliProcess(['ls'], env);
-    expect(list.out).toMatch(/tmuxteam\s+no\s+lead:\w+ alice:\w+ sh:\w+/);
+    expect(list.out).toMatch(/tmuxteam\s+no\s+lead:\w+, alice:\w+, sh:\w+/);
     const a = await TmuxDriver.start(`${process.execPath} ${BIN} attach tmuxteam; echo TEAMUX-EXIT=$?; sleep 600`, 160, 45, env);
     drivers.push(a);
     await a.waitFor((s) => s.includes('[alice] completed task 2') && s.includes('TASKS 2') && s.includes(' 3 sh · '), 'the attached screens');

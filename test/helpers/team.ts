@@ -20,8 +20,8 @@ export function tempDir(prefix = 'teamux-test-'): { dir: string; cleanup: () => 
 /** Members named lead + the given teammates. */
 export function members(names: string[], opts: Partial<MemberSpec> = {}): MemberSpec[] {
   return [
-    { name: 'lead', role: 'lead', kind: 'lead', runtime: 'command', planRequired: false, planApprover: null, tools: null },
-    ...names.map((n) => ({ name: n, role: 'worker', kind: 'teammate' as const, runtime: 'command' as const, planRequired: false, planApprover: 'lead', tools: null, ...opts })),
+    { name: 'lead', role: 'lead', kind: 'lead', runtime: 'command', speaksProtocol: true, planRequired: false, planApprover: null, tools: null },
+    ...names.map((n) => ({ name: n, role: 'worker', kind: 'teammate' as const, runtime: 'command' as const, speaksProtocol: true, planRequired: false, planApprover: 'lead', tools: null, ...opts })),
   ];
 }
 
