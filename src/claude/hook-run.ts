@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { reportCycleEnd } from '../agent/duties.js';
-import { CLAUDE_MUTATING_TOOLS, gateDecision, memberPlanStatus } from '../agent/gate.js';
+import { CLAUDE_MUTATING_TOOLS, gateAnchorAtStart, gateDecision, memberPlanStatus } from '../agent/gate.js';
 import { updateClaudeActivity } from '../store/claude.js';
 import { withLock } from '../store/lock.js';
 import type { TeamStore } from '../store/team.js';
@@ -109,8 +109,12 @@ async function planGate(store: TeamStore, run: HookRun, io: HookIo): Promise<num
   if (!CLAUDE_MUTATING_TOOLS.has(tool)) return 0;
   const me = await store.member(run.member);
   if (!me.ok) return 2;
+  // The trust key, run and approver come from the environment Claude Code was started with by the
+  // screen (hooks inherit it); a file in the team folder cannot change what counts as an approval.
+  const cfg = await store.config();
+  const anchor = gateAnchorAtStart(process.env, me.value, cfg, cfg.members.find((m) => m.kind === 'lead')?.name ?? '');
   const { requests } = await store.requests.list();
-  const decision = gateDecision(tool, memberPlanStatus(me.value, requests), CLAUDE_MUTATING_TOOLS);
+  const decision = gateDecision(tool, memberPlanStatus(anchor, requests), CLAUDE_MUTATING_TOOLS);
   if (!decision.allow) await io.out(denyTool(decision.reason));
   return 0;
 }

@@ -23,7 +23,7 @@ function rosterOf(layout: NormalizedLayout): TeamConfig {
     planRequired: m.planRequired, planApprover: m.isLead ? null : layout.lead.name, tools: m.tools ?? null,
     runtime: m.claude ? 'claude' : m.agent ? 'agent' : 'command',
   });
-  return { version: 1, name: layout.name, root: layout.root, createdAt: '', layoutFile: null, members: [layout.lead, ...layout.teammates].map(member) };
+  return { version: 1, name: layout.name, root: layout.root, createdAt: '', layoutFile: null, run: null, members: [layout.lead, ...layout.teammates].map(member) };
 }
 
 function contextOf(m: NormalizedMember, layout: NormalizedLayout, teamDir: string, teamuxBin: string): ClaudeMemberContext {

@@ -3,6 +3,7 @@
  * folder, and the folder's path. Shared by `init`, `start` and `attach`.
  */
 import type { NormalizedLayout, NormalizedMember } from '../config/index.js';
+import { OPERATOR } from '../protocol/trust.js';
 import { teamDirFor } from '../store/paths.js';
 import type { MemberSpec, TeamSpec } from '../store/init.js';
 import { formatErrors, loadLayout } from '../config/index.js';
@@ -22,7 +23,7 @@ function memberSpec(m: NormalizedMember, layout: NormalizedLayout): MemberSpec {
     runtime: m.claude ? 'claude' : m.agent ? 'agent' : 'command',
     speaksProtocol: m.speaksProtocol,
     planRequired: m.planRequired,
-    planApprover: m.isLead ? null : layout.lead.name,
+    planApprover: m.isLead ? null : layout.planApprover === 'human' ? OPERATOR : layout.lead.name,
     tools: m.tools ?? null,
   };
 }

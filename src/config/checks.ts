@@ -115,6 +115,14 @@ export function layoutWarnings(layout: Layout): Problem[] {
       message: `prefix "${layout.keys.prefix}" has no C- or M- modifier, so it cannot be typed into a pane`,
     });
   }
+  if (layout.plan_approver === 'lead' && layout.lead.agent === undefined && layout.teammates.some((m) => m.plan_required)) {
+    // Plan decisions are signed (docs/protocol.md §12); only an agent lead enrols a signing key.
+    warnings.push({
+      path: ['plan_approver'],
+      at: 'value',
+      message: 'plan_approver: lead needs an agent lead: a command lead cannot sign plan decisions, so no plan could be approved (use plan_approver: human)',
+    });
+  }
   for (const { member, at } of membersOf<Member>(layout.lead, layout.teammates)) {
     if (member.command === undefined) continue;
     // plan_required is kept for command members too: a script can follow the gate through

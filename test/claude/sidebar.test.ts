@@ -12,7 +12,7 @@ import { rowText, textWidth } from '../../src/ui/text.js';
 
 const NOW = '2026-01-01T10:20:30.000Z';
 const perm: ProtocolRequest = {
-  version: 1, id: 'req-abcd-0002', type: 'permission', from: 'amy', to: 'lead', status: 'pending', body: 'Bash: rm -rf build && make', createdAt: NOW, resolvedAt: null, response: null,
+  version: 2, id: 'req-abcd-0002', type: 'permission', run: null, expiredReason: null, from: 'amy', to: 'lead', status: 'pending', body: 'Bash: rm -rf build && make', createdAt: NOW, resolvedAt: null, response: null,
   payload: { tool: 'Bash', input: { command: 'rm -rf build && make all CFLAGS="-O2 -g" \x1b[31mred', description: 'rebuild from scratch' } },
 };
 const amy = { name: 'amy', reportedStatus: 'working' } as MemberView;
@@ -42,7 +42,7 @@ describe('sidebar with Claude Code members', () => {
   });
 
   it('claude.sidebar-lists-an-unselected-permission-on-one-line-and-resolved-ones-by-asker', () => {
-    const done: ProtocolRequest = { ...perm, id: 'req-abcd-0003', status: 'rejected', response: { by: 'lead', approve: false, text: 'not now', at: NOW } };
+    const done: ProtocolRequest = { ...perm, id: 'req-abcd-0003', status: 'rejected', response: { by: 'lead', approve: false, text: 'not now', at: NOW, signed: null } };
     const text = renderSidebar(snapshot([perm, done]), { width: 40, height: 30, sections: ['requests'], selectedRequest: null, notices: [] }).map(rowText);
     expect(text.filter((l) => l.includes('tool: Bash'))).toEqual([]);
     expect(text[1]).toBe('amy:waiting for permission $0.12');
