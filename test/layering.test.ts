@@ -1,12 +1,12 @@
 // The layering is enforced by a test, not by hope: protocol → config → store/host → vt/ops → keys/ui →
-// app/agent/demo → cli. A file may import its own layer and lower ones only; store, protocol, config
+// agent/demo/mcp → claude (Claude Code members, built on the agent's duties and teamux mcp) → app → cli. A file may import its own layer and lower ones only; store, protocol, config
 // and vt import no UI, pty or watcher package.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from './helpers/team.js';
 
-const RANK: Record<string, number> = { protocol: 0, config: 1, store: 2, host: 2, vt: 3, ops: 3, keys: 4, ui: 4, app: 5, agent: 5, demo: 5, mcp: 5, cli: 6 };
+const RANK: Record<string, number> = { protocol: 0, config: 1, store: 2, host: 2, vt: 3, ops: 3, keys: 4, ui: 4, agent: 5, demo: 5, mcp: 5, claude: 6, app: 7, cli: 8 };
 const PURE = new Set(['protocol', 'config', 'store', 'vt']);
 const SRC = path.join(REPO, 'src');
 

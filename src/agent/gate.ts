@@ -1,34 +1,37 @@
 /**
- * The plan gate and the tool permissions, decided at dispatch: pure functions of the member record
- * and its plan status, so no model output can talk its way past them. A member with planRequired may
- * not run a mutating tool until one of its plan requests is approved; a teammate may not run a
- * lead-only tool; a `tools` allowlist in team.json narrows either set further.
+ * The plan gate and the tool permissions, decided at dispatch: pure functions of what the member
+ * process fixed at its start (a GateAnchor: whether it needs a plan, who approves, the trust key and
+ * run from its environment) and of its current plan request, so no model output, hand-edited file or
+ * child process can talk its way past them. A member with planRequired may not run a mutating tool
+ * until its current plan (the newest of this run) carries an approval signed by its approver and
+ * verified against the trust key; a teammate may not run a lead-only tool; a `tools` allowlist in
+ * team.json narrows either set further.
  */
 import type { PlanStatus } from '../protocol/requests.js';
-import type { Member, ProtocolRequest } from '../protocol/types.js';
-import { planStatus } from '../protocol/requests.js';
+
+export { gateAnchorAtStart, memberPlanStatus, untrustedReason, type GateAnchor } from '../protocol/plan-gate.js';
 
 /** Tools that change the world outside the team folder: held back until a required plan is approved. */
 export const MUTATING_TOOLS: ReadonlySet<string> = new Set(['bash', 'write_file', 'edit_file']);
+
+/** Claude Code's tools that change the world: its PreToolUse hook holds them back the same way. */
+export const CLAUDE_MUTATING_TOOLS: ReadonlySet<string> = new Set(['Bash', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
 /** Whether a tool may run now, and if not, the tool result the model gets instead. */
 export type GateDecision = { allow: true } | { allow: false; reason: string };
 
 /** Decide whether `tool` may run for a member whose plan gate is in `status`. */
-export function gateDecision(tool: string, status: PlanStatus): GateDecision {
-  if (!MUTATING_TOOLS.has(tool)) return { allow: true };
+export function gateDecision(tool: string, status: PlanStatus, mutating: ReadonlySet<string> = MUTATING_TOOLS): GateDecision {
+  if (!mutating.has(tool)) return { allow: true };
   if (status === 'not_required' || status === 'approved') return { allow: true };
   const hint = status === 'pending'
     ? 'wait for the plan_approval_response before changing anything'
     : status === 'rejected'
       ? 'revise the plan using the feedback and submit it again with submit_plan'
-      : 'submit a plan with submit_plan and wait for its approval';
+      : status === 'unverified'
+        ? 'the answer on record is not signed by your approver for this plan, so it does not count; wait for a signed answer'
+        : 'submit a plan with submit_plan and wait for its approval';
   return { allow: false, reason: `blocked: plan status is ${status} (${hint})` };
-}
-
-/** The plan status of `member`, from all requests of the team (only its own plan requests count). */
-export function memberPlanStatus(member: Pick<Member, 'name' | 'planRequired'>, requests: readonly ProtocolRequest[]): PlanStatus {
-  return planStatus(member.planRequired, requests.filter((r) => r.type === 'plan_approval' && r.from === member.name));
 }
 
 /** Whether a member may use a tool: one rule for every front end, kept with the ops. */

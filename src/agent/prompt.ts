@@ -6,8 +6,11 @@
  */
 import type { Member, TeamConfig } from '../protocol/types.js';
 
+/** Whose tools the member uses: teamux's own agent tools, or Claude Code's with teamux's over MCP. */
+export type ToolFlavor = 'teamux' | 'claude';
+
 /** The identity block for `me` in `team`. */
-export function identityBlock(team: TeamConfig, me: Member, cwd: string): string {
+export function identityBlock(team: TeamConfig, me: Member, cwd: string, flavor: ToolFlavor = 'teamux'): string {
   const lead = team.members.find((m) => m.kind === 'lead');
   const others = team.members.filter((m) => m.name !== me.name);
   const isLead = me.kind === 'lead';
@@ -27,12 +30,17 @@ export function identityBlock(team: TeamConfig, me: Member, cwd: string): string
     isLead
       ? '- When a turn of yours ends, you wait for messages. Results and idle notifications from teammates will wake you.'
       : `- When you end your turn, your final text is sent to ${lead?.name ?? 'the lead'} as your result, then you wait for the next message. End with a short summary of what you did.`,
-    '- Shutdown requests are answered for you by the runtime.',
+    flavor === 'claude'
+      ? '- A shutdown_request message asks you to stop: answer it with respond_shutdown (its request_id, approve true, or false with a reason); when you approve, teamux ends your process.'
+      : '- Shutdown requests are answered for you by the runtime.',
   ];
+  if (flavor === 'claude') {
+    lines.push('- The team tools above are MCP tools of the server "teamux": call them as mcp__teamux__task_list, mcp__teamux__send_message, mcp__teamux__submit_plan and so on.');
+  }
   if (me.planRequired) {
     lines.push(
       '',
-      `Plan approval: you must submit a plan with submit_plan and have it approved by ${me.planApprover ?? lead?.name ?? 'the lead'} before you may use bash, write_file or edit_file; until then those tools are blocked. A rejection arrives as a plan_approval_response with feedback: revise the plan and submit it again.`,
+      `Plan approval: you must submit a plan with submit_plan and have it approved by ${me.planApprover ?? lead?.name ?? 'the lead'} before you may use ${flavor === 'claude' ? 'Bash, Write, Edit, MultiEdit or NotebookEdit' : 'bash, write_file or edit_file'}; until then those tools are blocked. A rejection arrives as a plan_approval_response with feedback: revise the plan and submit it again.`,
     );
   }
   return lines.join('\n');

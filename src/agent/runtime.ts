@@ -15,7 +15,9 @@ import type { TeamStore } from '../store/team.js';
 import { shouldCompact } from './compaction.js';
 import { appendUser, assistantBlocks, awaitsReply, inputBlocks, repairConversation, textOfTurn, toolUses, type Turn } from './conversation.js';
 import { claimedText, claimReady, releaseHeld, reportCycleEnd, startHeartbeat, wakeOnChange, type CycleEnd } from './duties.js';
-import { memberPlanStatus } from './gate.js';
+import type { DecisionSigner } from '../protocol/trust.js';
+import { enrolLead } from './enrol.js';
+import { gateAnchorAtStart, memberPlanStatus, untrustedReason, type GateAnchor } from './gate.js';
 import { makeClient } from './model.js';
 import type { AgentOptions, Endpoint } from './options.js';
 import type { Pane } from './pane.js';
@@ -40,7 +42,7 @@ export interface RuntimeDeps {
 /** Environment for child processes: the caller's, without API credentials or where the key is kept. */
 export function childEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out = { ...env };
-  for (const k of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'TEAMUX_API_KEY_FILE', 'TEAMUX_API_KEY_COMMAND']) delete out[k];
+  for (const k of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'TEAMUX_API_KEY_FILE', 'TEAMUX_API_KEY_COMMAND', 'TEAMUX_ENROL_TOKEN']) delete out[k];
   return out;
 }
 
@@ -54,7 +56,11 @@ export class AgentRuntime implements Disposable {
   private readonly offline: string | null;
   private readonly secrets: string[];
   private readonly childEnv: NodeJS.ProcessEnv;
+  private readonly startEnv: NodeJS.ProcessEnv;
   private readonly demo: boolean;
+  // fixed at start from the environment: the plan gate, and the lead's enrolled signer
+  private gate!: GateAnchor;
+  private signer: DecisionSigner | null = null;
   // the team as last read from team.json
   private team!: TeamConfig;
   private me!: Member;
@@ -84,7 +90,8 @@ export class AgentRuntime implements Disposable {
     this.client = deps.endpoint.ok ? makeClient(deps.endpoint) : null;
     this.offline = deps.endpoint.ok ? null : deps.endpoint.reason;
     this.secrets = deps.endpoint.ok && !deps.endpoint.demo ? [deps.endpoint.apiKey] : [];
-    this.childEnv = childEnvironment(deps.env ?? process.env);
+    this.startEnv = { ...(deps.env ?? process.env) };
+    this.childEnv = childEnvironment(this.startEnv);
   }
 
   /** Run until a shutdown is approved or exit() is called; resolves with the exit code. */
@@ -96,9 +103,11 @@ export class AgentRuntime implements Disposable {
         this.exitCode = 1;
         return 1;
       }
+      this.gate = gateAnchorAtStart(this.startEnv, this.me, this.team, this.lead);
       await this.store.memberStarted(this.options.name, process.pid);
       this.recorded = 'working';
       this.heartbeat = startHeartbeat(this.store, this.options.name, this.options.heartbeatMs);
+      if (this.me.kind === 'lead') this.signer = await enrolLead(this.store, this.pane, this.options.name, this.gate.trust, this.startEnv.TEAMUX_ENROL_TOKEN);
       await this.restore();
       if (this.offline) {
         this.pane.line(this.offline, 'red');
@@ -305,8 +314,10 @@ export class AgentRuntime implements Disposable {
   }
 
   private async goIdle(): Promise<void> {
-    const pending = this.me.planRequired && memberPlanStatus(this.me, (await this.store.requests.list()).requests) === 'pending';
-    this.state = pending ? 'waiting for approval' : 'idle';
+    const requests = (await this.store.requests.list()).requests;
+    const status = memberPlanStatus(this.gate, requests);
+    this.state = status === 'pending' || status === 'unverified' ? 'waiting for approval' : 'idle';
+    if (status === 'unverified') this.pane.line(`the answer to my plan does not count: ${untrustedReason(this.gate, requests)}`, 'red');
     if (this.offline) this.note = 'no API key';
     await this.setStatus('idle');
     this.showStatus();
@@ -330,7 +341,7 @@ export class AgentRuntime implements Disposable {
   private turnContext(client: Anthropic): TurnContext {
     return {
       client, options: this.options, pane: this.pane, store: this.store, team: this.team, me: this.me, lead: this.lead,
-      secrets: this.secrets, childEnv: this.childEnv,
+      secrets: this.secrets, childEnv: this.childEnv, gate: this.gate, signer: this.signer,
       onRetry: () => {
         this.note = 'retrying';
         this.showStatus();

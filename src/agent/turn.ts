@@ -10,7 +10,8 @@ import type { Member, TeamConfig } from '../protocol/types.js';
 import type { TeamStore } from '../store/team.js';
 import { compacted, splitForCompaction, summaryRequest } from './compaction.js';
 import { textOfTurn, toolResult, type Block, type Turn } from './conversation.js';
-import { memberPlanStatus } from './gate.js';
+import type { DecisionSigner } from '../protocol/trust.js';
+import { memberPlanStatus, type GateAnchor } from './gate.js';
 import { streamReply, type ReplyOutcome } from './model.js';
 import type { AgentOptions } from './options.js';
 import type { Pane } from './pane.js';
@@ -30,6 +31,10 @@ export interface TurnContext {
   lead: string;
   secrets: readonly string[];
   childEnv: NodeJS.ProcessEnv;
+  /** The plan gate as fixed at the member's start. */
+  gate: GateAnchor;
+  /** The lead's enrolled signer, if any. */
+  signer: DecisionSigner | null;
   /** Called when a retry is announced, so the status line can say so. */
   onRetry(notice: string): void;
 }
@@ -68,8 +73,11 @@ function summarize(name: string, input: unknown): string {
 
 /** Run the turn's tool calls in order; calls not reached before an interrupt get a "not run" result. */
 export async function toolStep(tc: TurnContext, calls: readonly Anthropic.ToolUseBlockParam[], signal: AbortSignal): Promise<Block[]> {
-  const ctx: ToolContext = { store: tc.store, me: tc.me, team: tc.team, lead: tc.lead, cwd: tc.options.cwd, signal, env: tc.childEnv };
-  const planStatus = async () => memberPlanStatus(tc.me, (await tc.store.requests.list()).requests);
+  const ctx: ToolContext = {
+    store: tc.store, me: tc.me, team: tc.team, lead: tc.lead, cwd: tc.options.cwd, signal, env: tc.childEnv,
+    anchor: tc.gate, signer: tc.signer,
+  };
+  const planStatus = async () => memberPlanStatus(tc.gate, (await tc.store.requests.list()).requests);
   const results: Block[] = [];
   for (const call of calls) {
     if (signal.aborted) {

@@ -20,7 +20,7 @@ export const DEFAULT_ATTENTION: AttentionOptions = { bell: true, title: true, no
 
 /** A one-line summary of a request that is safe anywhere: control characters removed, at most 200 characters. */
 export function requestSummary(r: ProtocolRequest): string {
-  const kind = r.type === 'plan_approval' ? 'plan awaiting approval' : 'shutdown request';
+  const kind = r.type === 'plan_approval' ? 'plan awaiting approval' : r.type === 'permission' ? 'permission request' : 'shutdown request';
   const first = r.body.split('\n').find((l) => l.trim() !== '') ?? '';
   // C0, DEL and C1 controls (ESC, BEL, CSI …) would act on a terminal or a notification daemon.
   const clean = `${r.from}: ${kind}: ${first}`.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim();

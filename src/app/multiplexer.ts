@@ -27,8 +27,12 @@ import { TeamView, type TeamSnapshot } from './team-view.js';
 import { handleInput, flushInput } from './mux-input.js';
 import { keyRows } from './actions.js';
 import { watchSpawns } from './spawn-watch.js';
+import { watchClaudeWake } from './claude-wake.js';
+import { formatTokens, formatUsd } from '../agent/pricing.js';
+import type { ClaudeActivity } from '../store/claude.js';
 import type { SpawnRequest } from '../protocol/spawn.js';
 import { memberActivity, type Activity } from '../protocol/activity.js';
+import { OPERATOR } from '../protocol/operator.js';
 import { Attention, DEFAULT_ATTENTION, type AttentionOptions } from './attention.js';
 
 /** A member as the multiplexer launches it. */
@@ -42,6 +46,8 @@ export interface MemberLaunch {
   args: string[];
   cwd: string;
   env: Record<string, string>;
+  /** Set for a Claude Code member: messages wake it through its pane, and it is ended after approving a shutdown. */
+  cli?: 'claude';
 }
 
 /** Everything the multiplexer is started with. */
@@ -76,6 +82,14 @@ export interface MuxOptions {
 const FRAME_MS = 16;
 const ESC_TIMEOUT_MS = 25;
 const SEPARATOR = style(240);
+
+/** A Claude Code member's state with its tokens and cost: "idle · 28.6k tok · $0.11". */
+function withUsage(state: string, a: ClaudeActivity | undefined): string {
+  const parts = [state];
+  if (a?.tokens) parts.push(`${formatTokens(a.tokens.input + a.tokens.output)} tok`);
+  if (a && a.costUsd !== null) parts.push(formatUsd(a.costUsd));
+  return parts.join(' · ');
+}
 
 /** Break text into lines of at most `width` columns at spaces. */
 function wrapWords(text: string, width: number): string[] {
@@ -216,6 +230,12 @@ export class Multiplexer {
       });
       this.cleanups.push(() => spawns.dispose());
     }
+    const claude = this.opts.members.filter((m) => m.cli === 'claude').map((m) => m.name);
+    if (claude.length > 0) {
+      const running = (name: string): Pane | undefined => this.panes.find((p) => p.name === name && p.life === 'running');
+      const wake = await watchClaudeWake(this.opts.store, claude, running, { targetOf: running, startedAt: (name) => this.panes.find((p) => p.name === name)?.startedAt ?? Date.now(), graceMs: this.opts.shutdownTimeoutMs });
+      this.cleanups.push(() => wake.dispose());
+    }
     this.requestFrame();
   }
 
@@ -248,6 +268,7 @@ export class Multiplexer {
   private addPane(m: MemberLaunch): Pane {
     const spec: PaneSpec = { id: m.name, command: m.command, args: m.args, cwd: m.cwd, env: m.env, cols: 80, rows: 24 };
     const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, () => this.requestFrame(), (p) => this.guarded(`${p.name}'s exit`, () => this.paneExited(p)));
+    pane.endsOnApproval = m.cli === 'claude';
     pane.speaksProtocol = m.speaksProtocol;
     this.panes.push(pane);
     this.numbers.set(pane, this.nextNumber++);
@@ -419,7 +440,9 @@ export class Multiplexer {
     const height = Math.max(3, rows - 1);
     const keys = this.opts.keys;
     const keyOf = (a: string): string | undefined => [...keys.bindings].find(([, x]) => x === a)?.[0];
-    const answer = req.status === 'pending' && req.type === 'plan_approval' ? ` · ${keys.prefix} ${keyOf('approve') ?? '?'} approves, ${keys.prefix} ${keyOf('reject') ?? '?'} rejects` : '';
+    const [yes, no] = req.type === 'permission' ? ['allows', 'denies'] : ['approves', 'rejects'];
+    const answerable = req.status === 'pending' && (req.type === 'plan_approval' || req.type === 'permission');
+    const answer = answerable ? ` · ${keys.prefix} ${keyOf('approve') ?? '?'} ${yes}, ${keys.prefix} ${keyOf('reject') ?? '?'} ${no}` : '';
     const box = readerBox(req, this.reader!.top, width, height, `↑↓ PgUp PgDn g G · q closes${answer}`);
     this.reader!.top = box.top;
     this.readerPage = Math.max(1, height - 3);
@@ -439,7 +462,10 @@ export class Multiplexer {
   }
 
   private titleInfo(p: Pane, i: number): Parameters<typeof titleRow>[0] {
-    return { index: this.numbers.get(p) ?? i + 1, name: p.name, role: p.role, activity: this.paneActivity(p), focused: i === this.focused, zoomed: this.zoomed === i, scrolled: p.scrollMode || p.term.isScrolledBack, note: p.note };
+    const a = this.paneActivity(p);
+    // A Claude Code member's title also carries its tokens and cost: "idle · 28.6k tok · $0.11".
+    const activity = { ...a, label: withUsage(a.label, this.snapshot.claude[p.name]) };
+    return { index: this.numbers.get(p) ?? i + 1, name: p.name, role: p.role, activity, focused: i === this.focused, zoomed: this.zoomed === i, scrolled: p.scrollMode || p.term.isScrolledBack, note: p.note };
   }
 
   /** What a pane's member is doing, from its process and the team folder (the same words as the roster). */
@@ -447,22 +473,27 @@ export class Multiplexer {
     const m = this.snapshot.roster.find((x) => x.name === p.name);
     return memberActivity({
       name: p.name, runtime: m?.runtime ?? 'command', status: m?.reportedStatus ?? 'working', exitCode: m?.exitCode ?? null,
-      pending: pendingRequests(this.snapshot), stopping: this.notices.has(p.name),
+      pending: pendingRequests(this.snapshot), stopping: this.notices.has(p.name), hooks: this.snapshot.claude[p.name]?.state,
       process: { life: p.life, exitCode: p.exit?.exitCode ?? null, signal: p.exit?.signal ?? null },
     });
   }
 
-  /** The pending requests that wait for the person at the keys: plan approvals. */
+  /**
+   * The pending requests that wait for the person at the keys: plans addressed to the operator (a plan
+   * for an agent lead waits for the lead's signed answer, not for the person) and permission requests.
+   */
   awaiting(): ProtocolRequest[] {
-    return pendingRequests(this.snapshot).filter((r) => r.type === 'plan_approval');
+    return pendingRequests(this.snapshot).filter((r) => (r.type === 'plan_approval' && r.to === OPERATOR) || r.type === 'permission');
   }
 
-  /** The status-line badge, "⚑ 1 plan awaiting C-a a", or null. */
+  /** The status-line badge, "⚑ 1 plan awaiting C-a a" ("⚑ 2 requests awaiting …" with permissions), or null. */
   private badge(): string | null {
-    const n = this.awaiting().length;
+    const waiting = this.awaiting();
+    const n = waiting.length;
     if (n === 0) return null;
+    const noun = waiting.every((r) => r.type === 'plan_approval') ? 'plan' : 'request';
     const key = [...this.opts.keys.bindings].find(([, a]) => a === 'approve')?.[0];
-    return `⚑ ${n} plan${n === 1 ? '' : 's'} awaiting${key ? ` ${this.opts.keys.prefix} ${key}` : ''}`;
+    return `⚑ ${n} ${noun}${n === 1 ? '' : 's'} awaiting${key ? ` ${this.opts.keys.prefix} ${key}` : ''}`;
   }
 
   private statusInfo(): Parameters<typeof statusRow>[0] {
@@ -494,7 +525,7 @@ export class Multiplexer {
   /** Keep the selected request pointing at a pending one. */
   private keepSelection(): void {
     const pending = pendingRequests(this.snapshot);
-    if (!pending.some((r) => r.id === this.selectedRequest)) this.selectedRequest = pending.find((r) => r.type === 'plan_approval')?.id ?? pending[0]?.id ?? null;
+    if (!pending.some((r) => r.id === this.selectedRequest)) this.selectedRequest = pending.find((r) => r.type === 'plan_approval' || r.type === 'permission')?.id ?? pending[0]?.id ?? null;
   }
 
   private setupTerminal(): void {
@@ -534,8 +565,11 @@ export class Multiplexer {
     process.on('SIGHUP', onSignal);
     process.on('unhandledRejection', onRejection);
     process.on('uncaughtException', onException);
+    // The terminal can also go away as end-of-file on its input, with or without a SIGHUP.
+    input.on('end', onSignal);
     this.cleanups.push(() => {
       input.off('data', onData);
+      input.off('end', onSignal);
       process.off('SIGTERM', onSignal);
       process.off('SIGHUP', onSignal);
       process.off('unhandledRejection', onRejection);

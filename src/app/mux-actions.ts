@@ -125,28 +125,33 @@ export function selectRequest(mux: Multiplexer, step: number): void {
   mux.invalidate();
 }
 
-/** The selected plan request, or the oldest pending one. */
-function selectedPlan(mux: Multiplexer) {
-  const pending = pendingRequests(mux.snapshot).filter((r) => r.type === 'plan_approval');
+/** The selected plan or permission request (the ones the operator answers), or the oldest pending one. */
+function selectedAnswerable(mux: Multiplexer) {
+  const pending = pendingRequests(mux.snapshot).filter((r) => r.type === 'plan_approval' || r.type === 'permission');
   return pending.find((r) => r.id === mux.selectedRequest) ?? pending[0];
 }
 
-/** Approve the selected plan request. */
-export async function approve(mux: Multiplexer): Promise<void> {
-  const req = selectedPlan(mux);
-  if (!req) return mux.say('no pending plan request to approve');
-  const r = await mux.opts.store.answerRequest(req.id, req.to, true, 'approved by the operator');
-  mux.say(r.ok ? `approved ${req.from}'s plan` : `could not approve: ${r.message}`);
+/** "alice's plan", "alice's Bash". */
+function what(req: { type: string; from: string; payload?: Record<string, unknown> | undefined }): string {
+  return req.type === 'permission' ? `${req.from}'s ${String(req.payload?.['tool'] ?? 'tool')}` : `${req.from}'s plan`;
 }
 
-/** Ask for feedback, then reject the selected plan request. */
+/** Approve (allow) the selected plan or permission request; a plan decision is signed by the screen's store. */
+export async function approve(mux: Multiplexer): Promise<void> {
+  const req = selectedAnswerable(mux);
+  if (!req) return mux.say('no pending plan or permission request to approve');
+  const r = await mux.opts.store.answerRequest(req.id, req.to, true, 'approved by the operator');
+  mux.say(r.ok ? `${req.type === 'permission' ? 'allowed' : 'approved'} ${what(req)}` : `could not approve: ${r.message}`);
+}
+
+/** Ask for feedback, then reject (deny) the selected plan or permission request. */
 export function reject(mux: Multiplexer): void {
-  const req = selectedPlan(mux);
-  if (!req) return mux.say('no pending plan request to reject');
-  mux.prompt = openPrompt(`reject ${req.from}'s plan — feedback:`);
+  const req = selectedAnswerable(mux);
+  if (!req) return mux.say('no pending plan or permission request to reject');
+  mux.prompt = openPrompt(`${req.type === 'permission' ? 'deny' : 'reject'} ${what(req)} — feedback:`);
   mux.promptSubmit = (text) => {
     if (!text.trim()) return mux.say('a rejection needs feedback; nothing was sent');
-    return mux.opts.store.answerRequest(req.id, req.to, false, text.trim()).then((r) => mux.say(r.ok ? `rejected ${req.from}'s plan` : `could not reject: ${r.message}`));
+    return mux.opts.store.answerRequest(req.id, req.to, false, text.trim()).then((r) => mux.say(r.ok ? `${req.type === 'permission' ? 'denied' : 'rejected'} ${what(req)}` : `could not reject: ${r.message}`));
   };
   mux.invalidate();
 }

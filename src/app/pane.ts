@@ -32,6 +32,10 @@ export class Pane {
   scrollMode = false;
   /** A handshake step or other transient note shown in the title. */
   note: string | null = null;
+  /** Claude Code does not exit by itself after approving a shutdown: the handshake ends it. */
+  endsOnApproval = false;
+  /** When the current process was started or adopted (ms since the epoch). */
+  startedAt = Date.now();
   // replies: a pty pane's emulator answers terminal queries (DA, DSR); under tmux, tmux already
   // does, so only reports the user causes (mouse, focus) are forwarded there
   private readonly answerQueries: boolean;
@@ -85,6 +89,7 @@ export class Pane {
   /** Adopt a process that is already running (tmux attach). */
   attach(proc: PaneProcess): void {
     this.proc = proc;
+    this.startedAt = Date.now();
     this.life = 'running';
     if (proc.initialScreen) this.term.write(proc.initialScreen, () => this.markDirty());
     this.procSubs.push(pipeToTerminal(proc, this.term, () => this.markDirty()));

@@ -1,6 +1,7 @@
 /**
  * The shutdown handshake with one member, as the multiplexer runs it: send `shutdown_request`, wait
- * for `shutdown_response`, then wait for the process to exit; with no answer (or no exit) within the
+ * for `shutdown_response`, then wait for the process to exit (a process that does not exit by itself
+ * once it approved, like Claude Code, is sent SIGTERM at once); with no answer (or no exit) within the
  * timeout, SIGTERM, then SIGKILL. A refusal stops the handshake and reports its reason. A member that
  * does not speak the protocol (a plain command: a shell, vim, top) is hung up on instead, as closing
  * its terminal would: SIGHUP at once, then SIGTERM and SIGKILL only if it outlives the grace period.
@@ -20,6 +21,8 @@ export interface ShutdownTarget {
   /** Resolve when the process exits (immediately if it already has). */
   waitExit(timeoutMs: number): Promise<boolean>;
   kill(signal: NodeJS.Signals): void;
+  /** The process does not exit by itself after approving (Claude Code): teamux ends it at once. */
+  readonly endsOnApproval?: boolean;
 }
 
 /** How a handshake ended. */
@@ -56,6 +59,11 @@ export async function shutdownHandshake(store: TeamStore, from: string, target: 
     onStep(`refused shutdown: ${reason}`);
     await store.updateMember(target.name, { status: 'working' });
     return { kind: 'refused', reason };
+  }
+  if (answer?.status === 'approved' && target.endsOnApproval) {
+    onStep('approved; ending the process');
+    const ended = await terminate(target, onStep, timeoutMs);
+    return ended.kind === 'exited' && ended.how === 'terminated' ? { kind: 'exited', how: 'approved' } : ended;
   }
   if (answer?.status === 'approved') {
     onStep('approved; waiting for exit');

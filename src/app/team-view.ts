@@ -9,6 +9,7 @@ import { isReady } from '../protocol/tasks.js';
 import type { ProtocolRequest, Task, TeamEvent } from '../protocol/types.js';
 import { EventTail } from '../store/events.js';
 import type { FileProblem } from '../store/fsx.js';
+import { readClaudeActivity, type ClaudeActivity } from '../store/claude.js';
 import type { MemberView, TeamStore } from '../store/team.js';
 
 /** How long to let a burst of file events settle before reloading. */
@@ -29,6 +30,8 @@ export interface TeamSnapshot {
   traffic: TeamEvent[];
   requests: ProtocolRequest[];
   problems: FileProblem[];
+  /** Claude Code members' activity (state, tokens, cost), by member name. */
+  claude: Record<string, ClaudeActivity>;
   /** Bumped on every reload, so renderers can tell what is new. */
   generation: number;
 }
@@ -41,6 +44,8 @@ export class TeamView {
   private requests = new Map<string, ProtocolRequest>();
   private traffic: TeamEvent[] = [];
   private roster: MemberView[] = [];
+  private claude: Record<string, ClaudeActivity> = {};
+  private dirtyClaude = new Set<string>();
   private readonly events: EventTail;
   private generation = 0;
   private team = '';
@@ -64,7 +69,7 @@ export class TeamView {
   async start(): Promise<void> {
     await this.reload();
     const p = this.store.paths;
-    this.watcher = chokidar.watch([p.tasks, p.requests, p.config, p.events], {
+    this.watcher = chokidar.watch([p.tasks, p.requests, p.config, p.events, p.claude], {
       ignoreInitial: true,
       ignored: (p: string) => /\.tmp$|\.lock(\/|$)/.test(p) || path.basename(p).startsWith('.'),
       atomic: false,
@@ -90,6 +95,7 @@ export class TeamView {
       traffic: this.traffic,
       requests: [...this.requests.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
       problems: [...this.taskProblems.values()],
+      claude: { ...this.claude },
       generation: this.generation,
     };
   }
@@ -117,6 +123,9 @@ export class TeamView {
     else if (dir === p.requests && name.startsWith('req-') && name.endsWith('.json')) this.dirtyRequests.add(name.slice(0, -5));
     else if (file === p.config) this.dirtyRoster = true;
     else if (file === p.events) this.dirtyEvents = true;
+    else if (dir === p.claude && name.endsWith('.activity.json')) this.dirtyClaude.add(name.slice(0, -'.activity.json'.length));
+    // Claude Code's own files under claude/<member>/ are none of the sidebar's business.
+    else if (file.startsWith(p.claude)) return;
     this.schedule();
   }
 
@@ -175,7 +184,13 @@ export class TeamView {
       if (cfg.ok) {
         this.team = cfg.config.name;
         this.roster = await this.store.roster();
+        for (const m of cfg.config.members) if (m.runtime === 'claude' && !(m.name in this.claude)) this.dirtyClaude.add(m.name);
       }
+    }
+    for (const name of this.takeAll(this.dirtyClaude)) {
+      if (!this.roster.some((m) => m.name === name)) continue;
+      const a = await readClaudeActivity(this.store.paths, name);
+      if (a) this.claude[name] = a;
     }
     if (this.dirtyEvents) {
       this.dirtyEvents = false;

@@ -14,7 +14,7 @@ import { TeamStore, type MemberView } from '../store/team.js';
 import { EXIT_OK, EXIT_REFUSED, parse, UsageError, type CliContext } from './context.js';
 import { loadLayoutOrFail } from './layout-team.js';
 import { detachMux, liveMux, ownTerminal, sayWhyDetached } from './mux-lock.js';
-import { keyTableOf, muxFor, openForMux, requireTty } from './start.js';
+import { keyTableOf, muxFor, openForMux, requireTty, trustFor } from './start.js';
 import { table } from './task.js';
 import { attachTmux, runningTeams, sessionTeamDir, tmuxRun, tmuxSocket } from './tmux-backend.js';
 import type { Verb } from './verb.js';
@@ -59,14 +59,21 @@ export const attachVerb: Verb = {
     const keys = keyTableOf(layout, cfg.layoutFile);
     await takeOver(first, team, values['detach-other']);
     const { store, release } = await openForMux(dir, 'tmux');
+    // The run goes on, but this screen has a new key: members still running from the screen that
+    // started them trust that screen's key only, and take this one's decisions after a restart (C-a R).
+    const run = cfg.run ?? (await store.startRun()).run;
+    const trust = await trustFor(store, layout, run);
+    for (const m of cfg.members) if (m.pid !== null) store.startedByEarlierScreen.set(m.name, m.pid);
+    store.log.warn('attached with a new trust key: plan decisions from this screen count for members started or restarted (C-a R) from it; members still running from the earlier screen must be restarted first');
     try {
       const { host, procs } = await attachTmux(team, layout.root, dir, ctx.env);
       const demoUrl = existsSync(path.join(dir, 'demo-url'));
-      const mux = muxFor({ layout, layoutFile: cfg.layoutFile, keys, store, host, teamDir: dir, extraEnv: {}, demo: demoUrl && !ctx.env.ANTHROPIC_API_KEY, adopt: procs });
+      const mux = muxFor({ layout, layoutFile: cfg.layoutFile, keys, store, host, teamDir: dir, extraEnv: { ...trust.env }, demo: demoUrl && !ctx.env.ANTHROPIC_API_KEY, adopt: procs, memberEnv: trust.memberEnv });
       const code = await mux.run();
       await sayWhyDetached(ctx, store);
       return code;
     } finally {
+      trust.authority.dispose();
       await release();
     }
   },

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { didYouMean } from '../config/suggest.js';
 import type { OpContext } from '../ops/op.js';
+import { OPERATOR } from '../protocol/trust.js';
 import { accept, refuse, type Outcome } from '../protocol/types.js';
 import { MAX_MESSAGE_BYTES } from '../store/inbox.js';
 import { TeamStore } from '../store/team.js';
@@ -104,6 +105,8 @@ export async function openTeam(ctx: CliContext, flag: string | undefined, who = 
   const r = await TeamStore.open(dir, who);
   if (!r.ok) throw new UsageError(r.error.message, r.error.hint);
   for (const w of r.warnings) ctx.err(`teamux: warning: ${w}`);
+  // Every verb but `agent` is a short-lived call: its claims are held by the member's process (§7).
+  r.store.shortLived = who === 'cli';
   return r.store;
 }
 
@@ -115,9 +118,18 @@ export async function opContext(store: TeamStore, as: string | null): Promise<Ou
   return me ? accept({ store, team, me }) : refuse('unknown_member', `${JSON.stringify(as)} is not a member of this team`);
 }
 
-/** The member a verb acts as: --as/--from, else $TEAMUX_MEMBER. */
+/**
+ * The member a verb acts as: --as/--from, else $TEAMUX_MEMBER. Inside a member's pane (TEAMUX_MEMBER
+ * set) a different name is refused, so a member's tools cannot act as another member by passing a
+ * flag. Unsetting the variable defeats this; that is why plan decisions are signed (docs/protocol.md).
+ */
 export function actingAs(ctx: CliContext, value: string | undefined, flag = '--as'): string {
-  const who = value ?? ctx.env.TEAMUX_MEMBER;
+  const mine = ctx.env.TEAMUX_MEMBER;
+  if (mine && value !== undefined && value !== mine) {
+    throw new UsageError(`${flag} ${value}: this process belongs to member ${mine} (TEAMUX_MEMBER) and cannot act as another member`, `leave out ${flag}, or pass ${flag} ${mine}`);
+  }
+  if (value === OPERATOR) throw new UsageError(`${flag} ${OPERATOR}: "${OPERATOR}" is the operator at the teamux screen; the command line cannot act as it`, `act as a member with ${flag} NAME`);
+  const who = value ?? mine;
   if (!who) throw new UsageError(`say who is acting with ${flag} NAME`, 'or run inside a teamux pane, where TEAMUX_MEMBER is set');
   return who;
 }

@@ -3,6 +3,7 @@
  * folder, and the folder's path. Shared by `init`, `start` and `attach`.
  */
 import type { NormalizedLayout, NormalizedMember } from '../config/index.js';
+import { OPERATOR } from '../protocol/trust.js';
 import { teamDirFor } from '../store/paths.js';
 import type { MemberSpec, TeamSpec } from '../store/init.js';
 import { formatErrors, loadLayout } from '../config/index.js';
@@ -19,10 +20,10 @@ function memberSpec(m: NormalizedMember, layout: NormalizedLayout): MemberSpec {
     name: m.name,
     role: m.role,
     kind: m.isLead ? 'lead' : 'teammate',
-    runtime: m.agent ? 'agent' : 'command',
+    runtime: m.claude ? 'claude' : m.agent ? 'agent' : 'command',
     speaksProtocol: m.speaksProtocol,
     planRequired: m.planRequired,
-    planApprover: m.isLead ? null : layout.lead.name,
+    planApprover: m.isLead ? null : layout.planApprover === 'human' ? OPERATOR : layout.lead.name,
     tools: m.tools ?? null,
   };
 }

@@ -1,10 +1,14 @@
 /**
- * `teamux request …` (list, approve, reject, open) and `teamux plan submit`: the request/response
+ * `teamux request …` (list, approve, reject, open) and `teamux plan submit|status`: the request/response
  * protocols from the command line, through the shared ops (src/ops/requests.ts). Answers go through
- * the state machine, so a duplicate or a mismatched answer is refused with its reason.
+ * the state machine, so a duplicate or a mismatched answer is refused with its reason. The CLI has no
+ * signing key, so a plan request's answer is refused (`unsigned`): plans are answered on the teamux
+ * screen (C-a a / C-a r) or by the lead agent. Plan status checks signatures with the screen's key
+ * from the environment (TEAMUX_TRUST_KEY), else reports the recorded status marked unverified.
  */
 import { actor } from '../ops/op.js';
-import { approvePlan, planStatusOp, rejectPlan, requestShutdown, respondShutdown, submitPlan } from '../ops/requests.js';
+import { gateAnchorAtStart } from '../protocol/plan-gate.js';
+import { approvePlan, planStatusOp, rejectPlan, requestShutdown, respondShutdown, submitPlan, unsignedRefusal } from '../ops/requests.js';
 import { accept, type Outcome, type ProtocolRequest } from '../protocol/types.js';
 import { visible } from '../protocol/visible.js';
 import { escapeControls } from '../ui/markdown.js';
@@ -12,7 +16,7 @@ import { EXIT_OK, actingAs, onePositional, openTeam, parse, report, TEAM_OPTIONS
 import { dispatch, runAs, table } from './task.js';
 import type { SubVerb, Verb } from './verb.js';
 
-/** Answer a request as `--as` (default: the member it is addressed to). */
+/** Answer a request as `--as` (default: TEAMUX_MEMBER, else the member it is addressed to). */
 async function answer(ctx: Parameters<SubVerb['run']>[0], argv: string[], approve: boolean, usage: string): Promise<number> {
   const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' }, feedback: { type: 'string' }, reason: { type: 'string' } }, usage);
   const id = onePositional(positionals, 'request id', usage);
@@ -21,7 +25,15 @@ async function answer(ctx: Parameters<SubVerb['run']>[0], argv: string[], approv
   const store = await openTeam(ctx, values['team-dir']);
   const req = await store.requests.get(id);
   if (!req.ok) return report(ctx, values.json, req, () => '');
-  const by = values.as ?? req.value.to;
+  // The command line has no signing key: a plan answer from it would not count.
+  if (req.value.type === 'plan_approval') return report(ctx, values.json, unsignedRefusal(id, req.value.to), () => '');
+  const by = ctx.env.TEAMUX_MEMBER ? actingAs(ctx, values.as) : values.as ?? req.value.to;
+  // A Claude Code member's permission request: the answer goes to its waiting hook (the operator's
+  // call, so no op of a member's tool set answers it).
+  if (req.value.type === 'permission') {
+    const p = await store.answerRequest(id, by, approve, text || (approve ? 'allowed' : ''));
+    return report(ctx, values.json, p, (q) => `permission request ${q.id} from ${q.from}: ${q.status}`);
+  }
   const r = await runAs(store, by, (octx): Promise<Outcome<ProtocolRequest>> => {
     if (req.value.type === 'shutdown') return respondShutdown.run({ request_id: id, approve, reason: text }, octx).then((a) => (a.ok ? accept(a.value.request) : a));
     return approve ? approvePlan.run({ request_id: id, feedback: text }, octx) : rejectPlan.run({ request_id: id, feedback: text }, octx);
@@ -86,22 +98,28 @@ const sub: SubVerb[] = [
 export const requestVerb: Verb = {
   name: 'request',
   usage: sub.map((s) => s.usage),
-  examples: ['teamux request list --pending', 'teamux request show req-lx3k9-1a2b3c4d', 'teamux request approve req-lx3k9-1a2b3c4d', 'teamux request reject req-lx3k9-1a2b3c4d --feedback "add tests first"', 'teamux request shutdown --from lead --to alice'],
+  examples: ['teamux request list --pending', 'teamux request show req-lx3k9-1a2b3c4d', 'teamux request approve req-lx3k9-1a2b3c4d   (a shutdown request)', 'teamux request reject req-lx3k9-1a2b3c4d --feedback "not now"   (a shutdown request)', 'teamux request shutdown --from lead --to alice'],
   run: (ctx, argv) => dispatch('request', sub, ctx, argv),
 };
 
 const planSub: SubVerb[] = [
   {
     name: 'submit',
-    usage: 'plan submit --as NAME [--to APPROVER] TEXT',
+    usage: 'plan submit --as NAME TEXT',
     async run(ctx, argv) {
       const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' }, to: { type: 'string' } }, this.usage);
       const as = actingAs(ctx, values.as);
       const text = positionals.join(' ');
       if (!text.trim()) throw new UsageError('missing plan text', `usage: ${this.usage}`);
       const store = await openTeam(ctx, values['team-dir']);
-      // --to overrides the member's approver for this one request.
-      const r = await runAs(store, as, (octx) => submitPlan.run({ plan: text }, { ...octx, me: { ...actor(octx), planApprover: values.to ?? actor(octx).planApprover } }));
+      // Plans go to the configured approver; --to is accepted only when it names that approver.
+      const r = await runAs(store, as, (octx) => {
+        const approver = actor(octx).planApprover ?? octx.team.members.find((m) => m.kind === 'lead')?.name;
+        if (values.to !== undefined && values.to !== approver) {
+          throw new UsageError(`--to ${values.to}: ${as}'s plans go to the configured approver, ${approver ?? 'the lead'}`, 'leave out --to (plan_approver in the layout decides who approves)');
+        }
+        return submitPlan.run({ plan: text }, octx);
+      });
       return report(ctx, values.json, r, (q) => `plan request ${q.id} sent to ${q.to}`);
     },
   },
@@ -112,11 +130,14 @@ const planSub: SubVerb[] = [
       const { values } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' } }, this.usage);
       const as = actingAs(ctx, values.as);
       const store = await openTeam(ctx, values['team-dir']);
-      const got = await runAs(store, as, (octx) => planStatusOp.run({}, octx));
+      const got = await runAs(store, as, (octx) => {
+        const lead = octx.team.members.find((m) => m.kind === 'lead')?.name ?? '';
+        return planStatusOp.run({}, { ...octx, anchor: gateAnchorAtStart(ctx.env, actor(octx), octx.team, lead) });
+      });
       if (!got.ok) return report(ctx, values.json, got, () => '');
-      const { status, request: last } = got.value;
-      if (values.json) ctx.out(JSON.stringify({ ok: true, status, request: last }));
-      else ctx.out(`${as}: plan ${status}${last?.response?.text ? ` — ${visible(last.response.text)}` : ''}`);
+      const { status, request: last, verified, unverifiedReason: why } = got.value;
+      if (values.json) ctx.out(JSON.stringify({ ok: true, status, verified, unverifiedReason: why, request: last }));
+      else ctx.out(`${as}: plan ${status}${why ? (status === 'unverified' ? ` (${visible(why)})` : ` (unverified: ${visible(why)})`) : ''}${last?.response?.text ? ` — ${visible(last.response.text)}` : ''}`);
       return EXIT_OK;
     },
   },

@@ -14,14 +14,17 @@ import type { SpawnRequest } from '../protocol/spawn.js';
 import { PtyHost } from '../host/pty.js';
 import type { PaneHost, PaneProcess } from '../host/types.js';
 import { buildKeyTable, type KeyTable } from '../keys/keymap.js';
+import { OPERATOR } from '../protocol/trust.js';
 import { initTeam } from '../store/init.js';
 import { defaultBindings } from '../app/actions.js';
+import { TrustAuthority } from '../store/trust.js';
 import { TeamPaths } from '../store/paths.js';
 import { Multiplexer, type MemberLaunch } from '../app/multiplexer.js';
 import { TeamStore } from '../store/team.js';
 import type { LayoutName, MainSize } from '../ui/geometry.js';
 import { onePositional, parse, UsageError } from './context.js';
 import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
+import { claudeLaunchOf, kickoffClaudeLead, prepareClaudeMembers } from './claude-member.js';
 import { claimMuxLock, liveMux, sayWhyDetached } from './mux-lock.js';
 import { startTmuxDemoModel, tmuxHostFor } from './tmux-backend.js';
 import type { Verb } from './verb.js';
@@ -37,8 +40,10 @@ export function launchOf(m: NormalizedMember, layout: NormalizedLayout, teamDir:
     TEAMUX_TEAM_DIR: teamDir,
     TEAMUX_MEMBER: m.name,
     TEAMUX_PLAN_REQUIRED: m.planRequired ? '1' : '0',
+    TEAMUX_PLAN_APPROVER: m.isLead ? '' : layout.planApprover === 'human' ? OPERATOR : layout.lead.name,
     PATH: `${BIN_DIR}${path.delimiter}${m.env.PATH ?? process.env.PATH ?? '/usr/bin:/bin'}`,
   });
+  if (m.claude) return claudeLaunchOf(m, layout, teamDir, path.join(BIN_DIR, 'teamux'), env);
   if (m.mcp) env.TEAMUX_MCP_CONFIG = new TeamPaths(teamDir).mcpConfig(m.name);
   if (m.agent) {
     const args = [path.join(BIN_DIR, 'teamux'), 'agent', '--as', m.name];
@@ -121,12 +126,14 @@ export interface MuxSetup {
   extraEnv: Record<string, string>;
   demo: boolean;
   adopt?: PaneProcess[];
+  /** Variables for one member only (the lead's one-time enrolment token). */
+  memberEnv?: Record<string, Record<string, string>>;
 }
 
 /** Build the multiplexer for a team. */
 export function muxFor(s: MuxSetup): Multiplexer {
   const { layout, store, teamDir, extraEnv } = s;
-  let members = [layout.lead, ...layout.teammates].map((m) => launchOf(m, layout, teamDir, extraEnv));
+  let members = [layout.lead, ...layout.teammates].map((m) => launchOf(m, layout, teamDir, { ...extraEnv, ...s.memberEnv?.[m.name] }));
   // Attaching: only members still in the session come back (a handshake closed the others' panes).
   if (s.adopt) members = members.filter((m) => s.adopt!.some((p) => p.id === m.name));
   return new Multiplexer({
@@ -154,6 +161,20 @@ export function requireTty(verb: string): void {
   }
 }
 
+/**
+ * This screen's trust root for the run: a keypair in memory whose public key (and the run) every
+ * member gets in env, and which signs the operator's plan decisions through the store. An agent lead
+ * that approves plans gets a one-time enrolment token in its env only. Dispose it when the screen ends.
+ */
+export async function trustFor(store: TeamStore, layout: NormalizedLayout, run: string): Promise<{ authority: TrustAuthority; env: Record<string, string>; memberEnv: Record<string, Record<string, string>> }> {
+  const authority = new TrustAuthority(store.paths, layout.name, run, store.log);
+  store.decisionSigner = authority.signer();
+  await authority.serve();
+  const memberEnv: Record<string, Record<string, string>> = {};
+  if (layout.planApprover === 'lead' && layout.lead.agent) memberEnv[layout.lead.name] = { TEAMUX_ENROL_TOKEN: authority.issueToken(layout.lead.name) };
+  return { authority, env: { TEAMUX_TRUST_KEY: authority.publicKey, TEAMUX_RUN: run }, memberEnv };
+}
+
 /** Open the team folder for the multiplexer, refusing if another teamux already owns it. */
 export async function openForMux(teamDir: string, backend: 'pty' | 'tmux'): Promise<{ store: TeamStore; release: () => Promise<void> }> {
   const opened = await TeamStore.open(teamDir, 'mux');
@@ -178,16 +199,24 @@ export const startVerb: Verb = {
     const backend = (values.backend ?? layout.backend) as 'pty' | 'tmux';
     const teamDir = teamDirOf(layout);
     const hasKey = Boolean(ctx.env.ANTHROPIC_API_KEY || ctx.env.TEAMUX_API_KEY_FILE || ctx.env.TEAMUX_API_KEY_COMMAND || layout.apiKey);
-    const needsModel = [layout.lead, ...layout.teammates].some((m) => m.agent) && !hasKey;
+    // Claude Code members without a key use the demo model only when the layout brings demo scripts;
+    // otherwise Claude Code signs in its own way.
+    const members = [layout.lead, ...layout.teammates];
+    // A demo model already running (TEAMUX_DEMO_URL given, as the e2e tests do) is used as it is.
+    const givenDemo = ctx.env.TEAMUX_DEMO_URL?.trim() || undefined;
+    const needsModel = !givenDemo && !hasKey && (members.some((m) => m.agent) || (members.some((m) => m.claude) && existsSync(demoScriptDir(layout, file))));
     const archived = needsModel ? await archiveDemoRun(teamDir) : null;
     await initTeam(teamDir, teamSpecOf(layout, file));
     const { store, release } = await openForMux(teamDir, backend);
     if (archived) store.log.info(`the previous demo run was moved to ${archived}`);
     let closeDemo: (() => Promise<void>) | null = null;
+    const { run, expired } = await store.startRun();
+    for (const q of expired) store.log.info(`request ${q.id} (${q.type} from ${q.from}) expired: ${q.expiredReason}`);
+    const trust = await trustFor(store, layout, run);
     try {
       for (const w of warnings) store.log.warn(w);
       const host = backend === 'pty' ? new PtyHost() : await tmuxHostFor(layout, teamDir, ctx.env);
-      const extraEnv: Record<string, string> = {};
+      const extraEnv: Record<string, string> = { ...trust.env };
       if (needsModel) {
         const dir = demoScriptDir(layout, file);
         if (!existsSync(dir)) throw new UsageError(`agents need a model: ANTHROPIC_API_KEY is not set and there are no demo scripts in ${dir}`, 'export ANTHROPIC_API_KEY=…, or give the agents demo_script files');
@@ -201,12 +230,16 @@ export const startVerb: Verb = {
         }
         store.log.info(`no ANTHROPIC_API_KEY: agents use the demo model at ${extraEnv.TEAMUX_DEMO_URL} (scripts in ${dir})`);
       }
+      if (givenDemo) extraEnv.TEAMUX_DEMO_URL = givenDemo;
+      await prepareClaudeMembers(store, layout, path.join(BIN_DIR, 'teamux'), extraEnv.TEAMUX_DEMO_URL !== undefined);
+      await kickoffClaudeLead(store, layout);
       await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
-      const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: needsModel });
+      const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv });
       const code = await mux.run();
       await sayWhyDetached(ctx, store);
       return code;
     } finally {
+      trust.authority.dispose();
       await closeDemo?.();
       await release();
     }

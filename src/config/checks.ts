@@ -1,7 +1,7 @@
 /**
  * Checks a valid layout against the machine it will run on: the root and every member's cwd are
  * directories, every `command` program can be found and executed (PATH lookup as execvp does it),
- * and every `demo_script` exists. Also the soft warnings that never stop a team from starting.
+ * every `demo_script` exists, and Claude Code is on PATH for `cli: claude` members. Also the soft warnings that never stop a team from starting.
  * Results are problems at document paths, so the loader can point at the right line.
  */
 import fs from 'node:fs';
@@ -10,6 +10,11 @@ import { hasModifier } from './keys-actions.js';
 import type { Problem } from './issues.js';
 import type { NormalizedLayout, NormalizedMember } from './normalize.js';
 import type { Layout, Member } from './schema.js';
+
+/** The Claude Code binary's name, looked up on PATH for `agent: { cli: claude }` members. */
+export const CLAUDE_PROGRAM = 'claude';
+/** How to get Claude Code when it is missing. */
+export const CLAUDE_INSTALL_HINT = 'install it with `npm install -g @anthropic-ai/claude-code`, or put the claude binary on PATH';
 
 /** Where a program was found, or why it could not be. */
 export type ProgramLookup = { ok: true; file: string } | { ok: false; message: string; hint?: string };
@@ -86,6 +91,12 @@ export function filesystemProblems(layout: Layout, normalized: NormalizedLayout,
         problems.push({ path: where, at: 'value', message: found.message, ...(found.hint ? { hint: found.hint } : {}) });
       }
     }
+    if (m.claude) {
+      const found = findProgram(CLAUDE_PROGRAM, m.cwd, m.env['PATH'] ?? processPath);
+      if (!found.ok) {
+        problems.push({ path: [...at, 'agent', 'cli'], at: 'value', message: `Claude Code ("${CLAUDE_PROGRAM}") is not installed: not found on PATH`, hint: CLAUDE_INSTALL_HINT });
+      }
+    }
     const script = m.agent?.demoScript;
     if (script !== undefined && !statOf(script)?.isFile()) {
       problems.push({ path: [...at, 'agent', 'demo_script'], at: 'value', message: `demo script "${script}" does not exist` });
@@ -102,6 +113,14 @@ export function layoutWarnings(layout: Layout): Problem[] {
       path: ['keys', 'prefix'],
       at: 'value',
       message: `prefix "${layout.keys.prefix}" has no C- or M- modifier, so it cannot be typed into a pane`,
+    });
+  }
+  if (layout.plan_approver === 'lead' && layout.lead.agent === undefined && layout.teammates.some((m) => m.plan_required)) {
+    // Plan decisions are signed (docs/protocol.md §12); only an agent lead enrols a signing key.
+    warnings.push({
+      path: ['plan_approver'],
+      at: 'value',
+      message: 'plan_approver: lead needs an agent lead: a command lead cannot sign plan decisions, so no plan could be approved (use plan_approver: human)',
     });
   }
   for (const { member, at } of membersOf<Member>(layout.lead, layout.teammates)) {

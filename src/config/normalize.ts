@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { splitCommand } from './command-words.js';
 import type { KeyAction } from './keys-actions.js';
-import type { Backend, Layout, LayoutName, Member, PlanApprover, SidebarSection } from './schema.js';
+import type { Backend, ClaudePermissionMode, Layout, LayoutName, Member, PlanApprover, SidebarSection } from './schema.js';
 import { assignTaskIds } from './seed-tasks.js';
 
 /** A program and its arguments; `program` is a bare name (looked up on PATH) or an absolute path. */
@@ -26,13 +26,22 @@ export interface NormalizedAgent {
   demoScript?: string;
 }
 
-/** The lead or a teammate. Exactly one of `command` and `agent` is set. */
+/** A member run by the Claude Code CLI. */
+export interface NormalizedClaude {
+  model?: string;
+  permissionMode: ClaudePermissionMode;
+  /** Extra arguments, passed after teamux's own. */
+  args: string[];
+}
+
+/** The lead or a teammate. Exactly one of `command`, `agent` and `claude` is set. */
 export interface NormalizedMember {
   name: string;
   role: string;
   isLead: boolean;
   command?: NormalizedCommand;
   agent?: NormalizedAgent;
+  claude?: NormalizedClaude;
   /** Absolute working directory. */
   cwd: string;
   /** Team env merged with the member's own. */
@@ -75,6 +84,8 @@ export interface NormalizedLayout {
   /** Lines of scrollback per pane. */
   scrollback: number;
   planApprover: PlanApprover;
+  /** Seconds a Claude Code member's permission request waits for teamux's answer. */
+  permissionTimeout: number;
   lead: NormalizedMember;
   teammates: NormalizedMember[];
   tasks: NormalizedSeedTask[];
@@ -134,7 +145,10 @@ function normalizeMember(m: Member, isLead: boolean, layout: Layout, root: strin
     mcp: m.mcp,
   };
   if (m.command !== undefined) out.command = normalizeCommand(m.command, cwd, home);
-  if (m.agent !== undefined) {
+  if (m.agent !== undefined && m.agent !== true && m.agent.cli === 'claude') {
+    const c = m.agent;
+    out.claude = { permissionMode: c.permission_mode, args: [...c.args], ...(c.model !== undefined ? { model: c.model } : {}) };
+  } else if (m.agent !== undefined) {
     const a = m.agent === true ? { auto_claim: false } : m.agent;
     const agent: NormalizedAgent = { autoClaim: a.auto_claim };
     if ('model' in a && a.model !== undefined) agent.model = a.model;
@@ -178,6 +192,7 @@ export function normalizeLayout(layout: Layout, ctx: NormalizeContext): Normaliz
     shutdownTimeout: layout.shutdown_timeout,
     scrollback: layout.scrollback,
     planApprover: layout.plan_approver,
+    permissionTimeout: layout.permission_timeout,
     lead: normalizeMember(layout.lead, true, layout, root, ctx.home, apiKey),
     teammates: layout.teammates.map((m) => normalizeMember(m, false, layout, root, ctx.home, apiKey)),
     tasks: layout.tasks.map((t, i) => {

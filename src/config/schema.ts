@@ -138,6 +138,7 @@ const Command = z
 
 /** Options for a member run by teamux's own agent runtime. */
 export const AgentOptionsSchema = z.strictObject({
+  cli: z.literal('teamux').optional().meta({ description: "teamux's own agent runtime (the default)." }),
   model: z.string().min(1).optional(),
   max_tokens: z.number().int().positive().optional(),
   system_prompt: z.string().optional(),
@@ -145,11 +146,26 @@ export const AgentOptionsSchema = z.strictObject({
   demo_script: z.string().min(1).optional().meta({ description: 'Scripted run instead of a model (path, relative to root).' }),
 });
 
+/** Claude Code's permission modes a member may start in. */
+export const CLAUDE_PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions'] as const;
+
+/** Options for a member run by the Claude Code CLI (`agent: { cli: claude }`). */
+export const ClaudeAgentOptionsSchema = z.strictObject({
+  cli: z.literal('claude').meta({ description: 'Run the member with the Claude Code CLI (the `claude` binary on PATH).' }),
+  model: z.string().min(1).optional().meta({ description: "Claude Code's --model (default: its own)." }),
+  permission_mode: z.enum(CLAUDE_PERMISSION_MODES).default('default').meta({ description: "Claude Code's --permission-mode." }),
+  args: z.array(z.string()).default([]).meta({ description: 'Extra arguments for claude, after the ones teamux passes.' }),
+});
+
+const AgentCli = z.discriminatedUnion('cli', [ClaudeAgentOptionsSchema, AgentOptionsSchema], {
+  error: (iss) => `expected cli: claude (Claude Code) or cli: teamux (teamux's own agent, the default), got ${describeValue((iss.input as { cli?: unknown } | undefined)?.cli)}`,
+});
+
 const Agent = z
-  .union([z.literal(true), AgentOptionsSchema], {
+  .union([z.literal(true), AgentCli], {
     error: (iss) => `expected true or a mapping of agent options, got ${describeValue(iss.input)}`,
   })
-  .meta({ description: 'Run this member as a teamux agent: true, or options.' });
+  .meta({ description: 'Run this member as a teamux agent (true, or options), or as Claude Code ({ cli: claude, ... }).' });
 
 const ToolName = z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]*$/, {
   error: (iss) => `expected a tool name, got ${describeValue(iss.input)}`,
@@ -249,6 +265,7 @@ export const LayoutSchema = z
     shutdown_timeout: z.number().positive().max(3600).default(10).meta({ description: 'Seconds to wait for a clean shutdown.' }),
     scrollback: z.number().int().min(0).max(100_000).default(5000).meta({ description: 'Lines of scrollback each pane keeps (memory grows with width x lines).' }),
     plan_approver: z.enum(PLAN_APPROVERS).default('human'),
+    permission_timeout: z.number().positive().max(86_400).default(120).meta({ description: "Seconds a Claude Code member's permission request waits for an answer from teamux before Claude's own prompt takes over." }),
     lead: MemberSchema,
     teammates: z.array(MemberSchema).default([]),
     tasks: z
@@ -309,6 +326,10 @@ export type Member = z.output<typeof MemberSchema>;
 export type SeedTask = z.output<typeof SeedTaskSchema>;
 /** Agent options after defaults. */
 export type AgentOptions = z.output<typeof AgentOptionsSchema>;
+/** Claude Code member options after defaults. */
+export type ClaudeAgentOptions = z.output<typeof ClaudeAgentOptionsSchema>;
+/** One of Claude Code's permission modes. */
+export type ClaudePermissionMode = (typeof CLAUDE_PERMISSION_MODES)[number];
 /** One of tmux's layout names. */
 export type LayoutName = (typeof LAYOUT_NAMES)[number];
 /** A sidebar section. */

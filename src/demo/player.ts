@@ -69,6 +69,17 @@ export function nextAnswer(script: Script, state: PlayerState, lastUserText: Use
   return { answer, state: next };
 }
 
+/** The placeholder a tool input may hold for the newest request id in the conversation (for respond_shutdown). */
+export const LAST_REQUEST_ID = '{{last_request_id}}';
+
+/** Replace LAST_REQUEST_ID in a reply's tool inputs with the newest `request_id="…"` the user side has shown. */
+export function fillPlaceholders(reply: ReplyBlock[], text: UserText): ReplyBlock[] {
+  if (!reply.some((b) => b.type === 'tool_use' && JSON.stringify(b.input).includes(LAST_REQUEST_ID))) return reply;
+  const ids = [...text.all.matchAll(/request_id="(req-[a-z0-9-]+)"/g)].map((m) => m[1]!);
+  const id = ids[ids.length - 1] ?? '';
+  return reply.map((b) => (b.type === 'tool_use' ? { ...b, input: JSON.parse(JSON.stringify(b.input).replaceAll(LAST_REQUEST_ID, id)) as Record<string, unknown> } : b));
+}
+
 /** Holds each member's position in its script; `scriptFor` picks a member's script (or none). */
 export class ScriptPlayer {
   // configuration, fixed at construction
@@ -100,7 +111,8 @@ export class ScriptPlayer {
     if (name === undefined || !script) return undefined;
     const { answer, state } = nextAnswer(script, this.positions.get(member) ?? START, lastUserText);
     this.positions.set(member, state);
-    return { script: name, answer };
+    const text = typeof lastUserText === 'string' ? { last: lastUserText, all: lastUserText } : lastUserText;
+    return { script: name, answer: answer.kind === 'turn' ? { ...answer, reply: fillPlaceholders(answer.reply, text) } : answer };
   }
 
   /** A member's current position (START when it has not played yet). */

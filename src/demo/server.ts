@@ -3,7 +3,8 @@
  * from demo scripts, so a team runs offline and agent tests hit a real socket through the real SDK.
  * It owns the listening socket, the open connections, any streaming reply in flight and the request
  * log; close() releases all of them. Routes: POST /v1/messages (JSON or SSE), POST
- * /v1/messages/count_tokens; anything else is a 404 in the API's error shape. Which script answers is
+ * /v1/messages/count_tokens, each also under /m/NAME/ for a client that names its member in the
+ * base URL (Claude Code); anything else is a 404 in the API's error shape. Which script answers is
  * decided by player.ts; how a reply looks on the wire by wire.ts.
  */
 import { createServer, type IncomingMessage, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
@@ -15,6 +16,8 @@ import { ScriptPlayer, memberOf, userText, type Answer } from './player.js';
 import { encodeSse, errorJson, estimateInputTokens, messageEvents, messageJson, newId, renderReply } from './wire.js';
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** `/m/NAME` in front of an API path names the member (see handle()). */
+const MEMBER_ROUTE = /^\/m\/([a-z][a-z0-9_-]{0,31})(?=\/)/;
 const REDACTED = '[redacted]';
 
 export interface ScriptedServerOptions {
@@ -112,8 +115,11 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
       return sendError(res, 413, 'request_too_large', 'Request exceeds the maximum allowed size');
     }
     const body = parseJson(raw);
-    const isMessages = method === 'POST' && path === '/v1/messages';
-    const isCount = method === 'POST' && path === '/v1/messages/count_tokens';
+    // A client that cannot send a header (Claude Code) names its member in the base URL: /m/NAME/v1/…
+    const routed = MEMBER_ROUTE.exec(path);
+    const apiPath = routed ? path.slice(routed[0].length) : path;
+    const isMessages = method === 'POST' && apiPath === '/v1/messages';
+    const isCount = method === 'POST' && apiPath === '/v1/messages/count_tokens';
     if (!isMessages && !isCount) {
       record({ ...base, body, outcome: 'rejected', status: 404 });
       return sendError(res, 404, 'not_found_error', `Not found: ${method} ${path}`);
@@ -132,7 +138,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
       return sendJson(res, 200, { input_tokens: estimateInputTokens(body) });
     }
 
-    const member = memberOf(req.headers['x-teamux-member'], body, defaultScript);
+    const member = routed ? routed[1]! : memberOf(req.headers['x-teamux-member'], body, defaultScript);
     const played = player.play(member, userText(body));
     if (!played) {
       record({ ...base, body, member, outcome: 'rejected', status: 400 });

@@ -7,6 +7,8 @@
  * reason. Ops may import the store and the protocol, nothing above them.
  */
 import { z } from 'zod';
+import type { GateAnchor } from '../protocol/plan-gate.js';
+import type { DecisionSigner } from '../protocol/trust.js';
 import type { Member, Outcome, TeamConfig } from '../protocol/types.js';
 import type { TeamStore } from '../store/team.js';
 
@@ -19,6 +21,10 @@ export interface OpContext {
   me: Member | null;
   /** Aborted when the caller gives up (an MCP cancel, Esc in the agent's pane): waits end early. */
   signal?: AbortSignal;
+  /** Signs the caller's plan decisions (an enrolled lead agent); absent: it cannot approve or reject plans. */
+  signer?: DecisionSigner | null;
+  /** The caller's plan gate as fixed at its start (trust key, run, approver); absent: signatures are not checked. */
+  anchor?: GateAnchor | null;
 }
 
 /** A reply for a model (agent tool or MCP tool): text, marked as an error when the call did not do its job. */

@@ -2,12 +2,17 @@
  * Request ops: submitting a plan and asking where one's plan gate stands, the approver's answers to
  * plan requests, the lead's shutdown request and a member's answer to one. Answers are thin calls
  * into TeamStore.answerRequest, whose state machine refuses duplicates, wrong responders and type
- * mismatches with a reason (and where approval signing slots in).
+ * mismatches with a reason. A plan decision is signed with the caller's signer (an enrolled lead
+ * agent's key); a caller without one (the CLI, an MCP client) is refused `unsigned` before anything
+ * is written. Plan status counts an answer only when its signature checks out against the caller's
+ * start-time anchor; without one, the recorded status is reported, marked unverified.
  */
 import { z } from 'zod';
-import { planStatus, type PlanStatus } from '../protocol/requests.js';
-import { accept, Name, refuse, RequestId, type ProtocolRequest } from '../protocol/types.js';
-import { actor, defineOp, leadOf, oneLine } from './op.js';
+import { gateAnchorAtStart, memberPlanStatus, untrustedReason } from '../protocol/plan-gate.js';
+import { currentPlan, type PlanStatus } from '../protocol/requests.js';
+import { OPERATOR } from '../protocol/trust.js';
+import { accept, Name, refuse, RequestId, type Outcome, type ProtocolRequest } from '../protocol/types.js';
+import { actor, defineOp, leadOf, oneLine, type OpContext } from './op.js';
 import { releaseHeld } from './tasks.js';
 
 export const submitPlan = defineOp({
@@ -24,25 +29,54 @@ export const submitPlan = defineOp({
   text: (q) => `plan submitted to ${q.to} as ${q.id}; status pending. Wait for the plan_approval_response before changing anything.`,
 });
 
-/** Where a member's plan gate stands, with its newest plan request. */
+/** Where a member's plan gate stands, with its current plan request, and whether the answer was checked. */
 export interface PlanState {
   member: string;
   status: PlanStatus;
   request: ProtocolRequest | null;
+  verified: boolean;
+  /** Why the status is not verified (no trust key, or a signature that does not check out). */
+  unverifiedReason: string | null;
 }
 
 export const planStatusOp = defineOp({
   name: 'plan_status',
-  description: 'Where your plan gate stands: not_required, not_submitted, pending, rejected (with feedback) or approved.',
+  description: 'Where your plan gate stands: not_required, not_submitted, pending, rejected (with feedback), approved, or unverified (an answer whose signature does not check out).',
   input: z.strictObject({}),
   summary: () => 'plan status',
   async run(_i, ctx) {
     const me = actor(ctx);
-    const mine = (await ctx.store.requests.list()).requests.filter((q) => q.from === me.name && q.type === 'plan_approval');
-    return accept<PlanState>({ member: me.name, status: planStatus(me.planRequired, mine), request: mine[mine.length - 1] ?? null });
+    const anchor = ctx.anchor ?? gateAnchorAtStart({}, me, ctx.team, leadOf(ctx.team) ?? '');
+    const requests = (await ctx.store.requests.list()).requests;
+    const request = currentPlan(requests, me.name, anchor.run) ?? null;
+    if (!anchor.trust) {
+      // Nothing can be checked without the screen's key: the status as recorded, marked unverified.
+      const status: PlanStatus = !anchor.planRequired ? 'not_required' : !request || request.status === 'expired' || request.status === 'withdrawn' ? 'not_submitted' : request.status;
+      return accept<PlanState>({ member: me.name, status, request, verified: false, unverifiedReason: 'no TEAMUX_TRUST_KEY: signatures not checked' });
+    }
+    const status = memberPlanStatus(anchor, requests);
+    const why = status === 'unverified' ? untrustedReason(anchor, requests) : null;
+    return accept<PlanState>({ member: me.name, status, request, verified: why === null, unverifiedReason: why });
   },
-  text: (v) => `plan ${v.status}${v.request ? ` (${v.request.id})` : ''}${v.request?.response?.text ? `: ${v.request.response.text}` : ''}`,
+  text: (v) => `plan ${v.status}${v.request ? ` (${v.request.id})` : ''}${v.unverifiedReason ? ` [unverified: ${v.unverifiedReason}]` : ''}${v.request?.response?.text ? `: ${v.request.response.text}` : ''}`,
 });
+
+/** The refusal for a plan answer from a caller that cannot sign: who answers plan `id` addressed to `to`, and how. */
+export function unsignedRefusal(id: string, to: string): Outcome<never> {
+  const how = to === OPERATOR ? 'the human answers it on the teamux screen (select it, C-a a / C-a r)' : `${to} answers it with its approve_plan / reject_plan tools, signed with the key the teamux screen certified (a lead agent started by teamux with plan_approver: lead)`;
+  return refuse('unsigned', `${id} is a plan request: its answer must be signed, and this caller has no signing key (${how})`);
+}
+
+/** Answer a plan request with the caller's signer; without one the answer would not count, so it is refused. */
+async function signedAnswer(ctx: OpContext, id: string, approve: boolean, feedback: string): Promise<Outcome<ProtocolRequest>> {
+  const me = actor(ctx).name;
+  if (!ctx.signer) {
+    const found = await ctx.store.requests.get(id);
+    if (found.ok && found.value.type !== 'plan_approval') return ctx.store.answerRequest(id, me, approve, feedback, 'plan_approval_response');
+    return unsignedRefusal(id, found.ok ? found.value.to : me);
+  }
+  return ctx.store.answerRequest(id, me, approve, feedback, 'plan_approval_response', ctx.signer);
+}
 
 export const approvePlan = defineOp({
   name: 'approve_plan',
@@ -50,7 +84,7 @@ export const approvePlan = defineOp({
   leadOnly: true,
   input: z.strictObject({ request_id: RequestId, feedback: z.string().default('approved') }),
   summary: (i) => i.request_id,
-  run: (i, ctx) => ctx.store.answerRequest(i.request_id, actor(ctx).name, true, i.feedback, 'plan_approval_response'),
+  run: (i, ctx) => signedAnswer(ctx, i.request_id, true, i.feedback),
   text: (q) => `approved the plan of ${q.from} (${q.id})`,
 });
 
@@ -60,7 +94,7 @@ export const rejectPlan = defineOp({
   leadOnly: true,
   input: z.strictObject({ request_id: RequestId, feedback: z.string().min(1) }),
   summary: (i) => `${i.request_id}: ${oneLine(i.feedback, 40)}`,
-  run: (i, ctx) => ctx.store.answerRequest(i.request_id, actor(ctx).name, false, i.feedback, 'plan_approval_response'),
+  run: (i, ctx) => signedAnswer(ctx, i.request_id, false, i.feedback),
   text: (q) => `rejected the plan of ${q.from} (${q.id})`,
 });
 

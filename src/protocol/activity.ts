@@ -1,7 +1,8 @@
 /**
  * What a member is doing on the screen: memberState (members.ts, the words `teamux ls` uses too)
  * refined with what only the screen knows: its process (starting, exit code or signal), a shutdown
- * handshake in progress, and whether it is an agent (working) or a plain command (running). The pane
+ * handshake in progress, whether it is an agent (working) or a plain command (running), and for a
+ * Claude Code member what its own hooks last reported (working, idle, at a permission prompt). The pane
  * titles and the sidebar roster both call memberActivity, so alice is "waiting for approval" in both,
  * and in `teamux ls`, never "idle" in one place.
  */
@@ -20,8 +21,8 @@ export interface Activity {
 /** What is known about a member. */
 export interface ActivityInput {
   name: string;
-  /** `agent` members report working/idle; a plain `command` is just running. */
-  runtime: 'agent' | 'command';
+  /** `agent` and `claude` members report working/idle; a plain `command` is just running. */
+  runtime: 'agent' | 'claude' | 'command';
   /** The liveness-checked status from team.json. */
   status: MemberStatus;
   exitCode: number | null;
@@ -31,6 +32,8 @@ export interface ActivityInput {
   process?: { life: 'starting' | 'running' | 'exited'; exitCode: number | null; signal: string | null };
   /** A shutdown handshake with the member is under way. */
   stopping?: boolean;
+  /** A Claude Code member's state as its hooks last recorded it (src/store/claude.ts). */
+  hooks?: 'starting' | 'working' | 'idle' | 'waiting for permission' | 'ended';
 }
 
 /** How the member's process ended, as words. */
@@ -47,9 +50,12 @@ export function memberActivity(m: ActivityInput): Activity {
   if (m.process?.life === 'starting') return { kind: 'starting', label: 'starting' };
   if (m.stopping) return { kind: 'stopping', label: 'stopping' };
   // The process is running, so a record that says exited (its pid not recorded yet) means working.
-  const state = memberState(m.name, m.status === 'exited' ? 'working' : m.status, m.pending);
+  const recorded = memberState(m.name, m.status === 'exited' ? 'working' : m.status, m.pending);
+  // A Claude Code member's own hooks know better than the roster whether it works or waits at a prompt.
+  const live = m.hooks === 'working' || m.hooks === 'idle' || m.hooks === 'waiting for permission' ? m.hooks : null;
+  const state = (recorded === 'working' || recorded === 'idle') && live ? live : recorded;
   switch (state) {
-    case 'waiting for approval': return { kind: 'waiting', label: state };
+    case 'waiting for approval': case 'waiting for permission': return { kind: 'waiting', label: state };
     case 'stopping': case 'idle': return { kind: state, label: state };
     default: return m.runtime === 'command' ? { kind: 'running', label: 'running' } : { kind: 'working', label: 'working' };
   }

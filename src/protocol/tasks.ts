@@ -3,7 +3,7 @@
  * completion. The store applies these to files under a lock; nothing here touches the disk, so every
  * rule is unit-tested on plain values.
  */
-import { accept, refuse, type Outcome, type Task, type TaskStatus } from './types.js';
+import { accept, refuse, type Outcome, type ProcessRef, type Task, type TaskStatus } from './types.js';
 
 /** A read-only view of the board: id -> task. */
 export type TaskIndex = ReadonlyMap<string, Task>;
@@ -48,8 +48,8 @@ export function checkClaim(task: Task | undefined, index: TaskIndex, id: string)
 }
 
 /** The claimed version of a task. */
-export function claimed(task: Task, by: string, now: string): Task {
-  return { ...task, status: 'in_progress', owner: by, claimedAt: now, updatedAt: now, revision: task.revision + 1 };
+export function claimed(task: Task, by: string, now: string, holder: ProcessRef | null = null): Task {
+  return { ...task, status: 'in_progress', owner: by, holder, claimedAt: now, updatedAt: now, revision: task.revision + 1 };
 }
 
 /** Fields a caller may change with a compare-and-set update. */
@@ -88,6 +88,8 @@ export function applyUpdate(
   if (patch.description !== undefined) next.description = patch.description;
   if (patch.result !== undefined) next.result = patch.result;
   if (patch.status !== undefined && patch.status !== task.status) {
+    // A status change by update names no holding process: liveness falls back to the owner's.
+    next.holder = null;
     if (patch.status === 'in_progress') {
       const check = checkClaim(task, index, id);
       if (!check.ok) return check;
@@ -123,7 +125,7 @@ export function released(task: Task | undefined, id: string, by: string | null, 
   if (task.status === 'completed') return refuse('already_completed', `task ${id} is already completed`);
   if (task.owner === null) return refuse('not_owner', `task ${id} is not claimed`);
   if (by !== null && task.owner !== by) return refuse('not_owner', `task ${id} is owned by ${task.owner}, not ${by}`);
-  return accept({ ...task, status: 'pending', owner: null, claimedAt: null, updatedAt: now, revision: task.revision + 1 });
+  return accept({ ...task, status: 'pending', owner: null, holder: null, claimedAt: null, updatedAt: now, revision: task.revision + 1 });
 }
 
 /** Ids of tasks that became ready because `done` completed. */

@@ -4,8 +4,11 @@
  * messages shown when a file edited by hand does not parse. See docs/protocol.md.
  */
 import { z } from 'zod';
+import { SignedDecision } from './trust.js';
 
 export const PROTOCOL_VERSION = 1;
+/** Requests are version 2: they belong to a run and a plan decision carries a signature (version 1 files are still read). */
+export const REQUEST_VERSION = 2;
 
 /** Member and team names: safe as file names, never able to reach outside the team folder. */
 export const NAME_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
@@ -25,11 +28,11 @@ export const Member = z.object({
   joinedAt: z.string().nullable(),
   exitCode: z.number().int().nullable().default(null),
   planRequired: z.boolean().default(false),
-  /** Who answers this member's plan requests: a member name (usually the lead). */
+  /** Who answers this member's plan requests: the lead's name, or `human` (the operator at the screen). */
   planApprover: z.string().nullable().default(null),
   tools: z.array(z.string()).nullable().default(null),
-  /** How the member runs: a command line, or teamux's own agent. */
-  runtime: z.enum(['command', 'agent']).default('command'),
+  /** How the member runs: a command line, teamux's own agent, or the Claude Code CLI. */
+  runtime: z.enum(['command', 'agent', 'claude']).default('command'),
   /** Answers shutdown requests; absent in folders written before it existed (then: agents only). */
   speaksProtocol: z.boolean().optional(),
 });
@@ -37,7 +40,7 @@ export type Member = z.infer<typeof Member>;
 
 /** True if the member answers a shutdown request; the others are hung up on (SIGHUP) instead. */
 export function speaksProtocol(m: Pick<Member, 'runtime' | 'speaksProtocol'>): boolean {
-  return m.speaksProtocol ?? m.runtime === 'agent';
+  return m.speaksProtocol ?? (m.runtime === 'agent' || m.runtime === 'claude');
 }
 
 export const TeamConfig = z.object({
@@ -46,9 +49,15 @@ export const TeamConfig = z.object({
   root: z.string(),
   createdAt: z.string(),
   layoutFile: z.string().nullable().default(null),
+  /** The current run: a new id for every `teamux start` (requests of earlier runs expire). */
+  run: z.string().nullable().default(null),
   members: z.array(Member),
 });
 export type TeamConfig = z.infer<typeof TeamConfig>;
+
+/** A process, told apart from a later one with the same pid by its kernel start time. */
+export const ProcessRef = z.object({ pid: z.number().int().positive(), start: z.number().nullable() });
+export type ProcessRef = z.infer<typeof ProcessRef>;
 
 export const TaskStatus = z.enum(['pending', 'in_progress', 'completed']);
 export type TaskStatus = z.infer<typeof TaskStatus>;
@@ -70,6 +79,8 @@ export const Task = z.object({
   claimedAt: z.string().nullable().default(null),
   completedAt: z.string().nullable().default(null),
   result: z.string().nullable().default(null),
+  /** The process holding the claim (pid and /proc start time): when it is gone, the claim is stale. */
+  holder: ProcessRef.nullable().default(null),
 });
 export type Task = z.infer<typeof Task>;
 
@@ -99,30 +110,41 @@ export const Message = z.object({
 });
 export type Message = z.infer<typeof Message>;
 
-export const RequestType = z.enum(['shutdown', 'plan_approval']);
+export const RequestType = z.enum(['shutdown', 'plan_approval', 'permission']);
 export type RequestType = z.infer<typeof RequestType>;
-export const RequestStatus = z.enum(['pending', 'approved', 'rejected']);
+/** `withdrawn`: the asker stopped waiting (a permission request whose hook timed out); `expired`: its run ended. */
+export const RequestStatus = z.enum(['pending', 'approved', 'rejected', 'withdrawn', 'expired']);
 export type RequestStatus = z.infer<typeof RequestStatus>;
 
 export const RequestId = z.string().regex(/^req-[a-z0-9-]{4,64}$/, { message: 'expected a request id like req-…' });
 
 export const ProtocolRequest = z.object({
-  version: z.literal(PROTOCOL_VERSION),
+  version: z.union([z.literal(1), z.literal(REQUEST_VERSION)]),
   id: RequestId,
   type: RequestType,
+  /** The run it was opened in (null: a version 1 request, from before runs existed). */
+  run: z.string().nullable().default(null),
   /** Who asked. */
   from: Name,
   /** Who must answer. */
   to: Name,
   status: RequestStatus,
-  /** The plan text, or the reason for a shutdown. */
+  /** The plan text, the reason for a shutdown, or a one-line summary of a permission asked for. */
   body: z.string().default(''),
+  /** Structured detail: for a permission request, `{ tool, input }` as Claude Code sent them. */
+  payload: z.record(z.string(), z.unknown()).optional(),
   createdAt: z.string(),
   resolvedAt: z.string().nullable().default(null),
   response: z
-    .object({ by: Name, approve: z.boolean(), text: z.string(), at: z.string() })
+    .object({
+      by: Name, approve: z.boolean(), text: z.string(), at: z.string(),
+      /** A plan decision's signature; the plan gate counts nothing else. */
+      signed: SignedDecision.nullable().default(null),
+    })
     .nullable()
     .default(null),
+  /** Why teamux closed it unanswered (status expired). */
+  expiredReason: z.string().nullable().default(null),
 });
 export type ProtocolRequest = z.infer<typeof ProtocolRequest>;
 
@@ -135,6 +157,7 @@ export const EVENT_TYPES = [
   'message_sent',
   'request_opened',
   'request_resolved',
+  'request_expired',
   'member_joined',
   'member_working',
   'member_idle',
@@ -163,6 +186,9 @@ export type RefusalReason =
   | 'not_pending'
   | 'type_mismatch'
   | 'wrong_responder'
+  | 'self_approval'
+  | 'unsigned'
+  | 'untrusted_screen'
   | 'no_ready_task'
   | 'timeout'
   /** The call was malformed or makes no sense (a message to oneself); the CLI exits 1 for it. */

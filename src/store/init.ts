@@ -16,10 +16,11 @@ export interface MemberSpec {
   name: string;
   role: string;
   kind: 'lead' | 'teammate';
-  runtime: 'command' | 'agent';
-  /** Answers shutdown requests (agents always; commands when the layout says `speaks_protocol`). */
+  runtime: 'command' | 'agent' | 'claude';
+  /** Answers shutdown requests (agents and Claude Code always; commands when the layout says `speaks_protocol`). */
   speaksProtocol: boolean;
   planRequired: boolean;
+  /** Who answers its plan requests: the lead's name, `human` (the operator), or null for the lead itself. */
   planApprover: string | null;
   tools: string[] | null;
 }
@@ -73,7 +74,7 @@ async function writeRoster(store: TeamStore, spec: TeamSpec): Promise<boolean> {
   });
   await store.writeConfig({
     version: 1, name: spec.name, root: spec.root, layoutFile: spec.layoutFile,
-    createdAt: old.ok ? old.config.createdAt : new Date().toISOString(), members,
+    createdAt: old.ok ? old.config.createdAt : new Date().toISOString(), run: old.ok ? old.config.run : null, members,
   });
   return !old.ok;
 }

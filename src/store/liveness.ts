@@ -4,7 +4,7 @@
  * reported as exited, never as idle.
  */
 import { readFileSync } from 'node:fs';
-import type { Member, MemberStatus } from '../protocol/types.js';
+import type { Member, MemberStatus, ProcessRef } from '../protocol/types.js';
 
 /** Heartbeats older than this, with no pid to check, mean the member is gone. */
 export const HEARTBEAT_STALE_MS = 30_000;
@@ -37,6 +37,31 @@ export function pidAlive(pid: number, pidStart: number | null): boolean {
   if (stat?.[0] === 'Z') return false;
   if (pidStart === null || stat === null) return true;
   return Number(stat[19]) === pidStart;
+}
+
+/** The parent pid of a process, or null when unavailable. */
+export function parentPid(pid: number): number | null {
+  const ppid = Number(procStat(pid)?.[1]);
+  return Number.isInteger(ppid) && ppid > 0 ? ppid : null;
+}
+
+/** A process as a claim records it: its pid and start time. */
+export function processRef(pid: number): ProcessRef {
+  return { pid, start: processStartTime(pid) };
+}
+
+/**
+ * The process that holds a claim made by a short-lived CLI call acting as `member`: the member's own
+ * process (team.json's pid and pidStart) when it is among the caller's ancestors, else the caller's
+ * parent (the shell or script that ran the CLI). A long-lived process (an agent, a worker using the
+ * store directly) holds its claims itself.
+ */
+export function cliClaimHolder(member: Pick<Member, 'pid' | 'pidStart'>, self = process.pid): ProcessRef {
+  const parent = parentPid(self);
+  for (let pid = parent, hops = 0; pid !== null && pid > 1 && hops < 64; pid = parentPid(pid), hops++) {
+    if (pid === member.pid && (member.pidStart === null || processStartTime(pid) === member.pidStart)) return processRef(pid);
+  }
+  return processRef(parent ?? self);
 }
 
 /** The status to report for a member, given its record and its last heartbeat time (ms). */

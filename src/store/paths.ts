@@ -17,8 +17,10 @@ export class TeamPaths {
   get heartbeats(): string { return path.join(this.dir, 'heartbeats'); }
   get spawns(): string { return path.join(this.dir, 'spawn'); }
   get transcripts(): string { return path.join(this.dir, 'transcripts'); }
+  get trust(): string { return path.join(this.dir, 'trust'); }
   get events(): string { return path.join(this.dir, 'events.jsonl'); }
   get log(): string { return path.join(this.dir, 'teamux.log'); }
+  get claude(): string { return path.join(this.dir, 'claude'); }
   get mcpConfigs(): string { return path.join(this.dir, 'mcp'); }
 
   task(id: string): string { return path.join(this.tasks, `${id}.json`); }
@@ -29,6 +31,12 @@ export class TeamPaths {
   request(id: string): string { return path.join(this.requests, `${id}.json`); }
   heartbeat(member: string): string { return path.join(this.heartbeats, `${safeName(member)}.json`); }
   transcript(member: string): string { return path.join(this.transcripts, `${safeName(member)}.json`); }
+  /** A Claude Code member's generated files (settings, MCP config, demo HOME). */
+  claudeMember(member: string): string { return path.join(this.claude, safeName(member)); }
+  /** A Claude Code member's activity: state, tokens and cost, as its hooks last saw them. */
+  claudeActivity(member: string): string { return path.join(this.claude, `${safeName(member)}.activity.json`); }
+  enrolment(id: string): string { return path.join(this.trust, `enrol-${safeName(id)}.json`); }
+  enrolmentAnswer(id: string): string { return path.join(this.trust, `answer-${safeName(id)}.json`); }
   /** The ready MCP client config of a member with `mcp: true`. */
   mcpConfig(member: string): string { return path.join(this.mcpConfigs, `${safeName(member)}.json`); }
 }

@@ -1,11 +1,12 @@
 /**
- * Requests (shutdown, plan approval): one JSON file per request under `requests/`. Opening one writes
- * the file and delivers the matching *_request message carrying its request_id; answering runs the
- * pure state machine under the request's lock, so of two racing answers exactly one wins.
+ * Requests (shutdown, plan approval): one JSON file per request under `requests/`, each belonging to
+ * the run it was opened in. Opening one writes the file and delivers the matching *_request message
+ * carrying its request_id; answering (and expiring) runs the pure state machine under the request's
+ * lock, so of two racing answers exactly one wins.
  */
 import { randomBytes } from 'node:crypto';
-import { resolve as resolveRequest, type ResponseInput } from '../protocol/requests.js';
-import { accept, refuse, ProtocolRequest, type Outcome, type RequestType } from '../protocol/types.js';
+import { expire, resolve as resolveRequest, withdraw as withdrawRequest, type ResponseInput } from '../protocol/requests.js';
+import { accept, refuse, ProtocolRequest, REQUEST_VERSION, type Outcome, type RequestType } from '../protocol/types.js';
 import { ensureDir, listFolder, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
 import { withLock } from './lock.js';
 import type { TeamPaths } from './paths.js';
@@ -19,12 +20,13 @@ export function newRequestId(): string {
 export class RequestBook {
   constructor(private readonly paths: TeamPaths) {}
 
-  /** Write a new pending request. */
-  async create(type: RequestType, from: string, to: string, body: string): Promise<ProtocolRequest> {
+  /** Write a new pending request of run `run` (a permission request carries its tool call as payload). */
+  async create(type: RequestType, from: string, to: string, body: string, run: string | null, payload?: Record<string, unknown>): Promise<ProtocolRequest> {
     await ensureDir(this.paths.requests);
     const req: ProtocolRequest = {
-      version: 1, id: newRequestId(), type, from, to, status: 'pending', body,
-      createdAt: new Date().toISOString(), resolvedAt: null, response: null,
+      version: REQUEST_VERSION, id: newRequestId(), type, run, from, to, status: 'pending', body,
+      createdAt: new Date().toISOString(), resolvedAt: null, response: null, expiredReason: null,
+      ...(payload !== undefined ? { payload } : {}),
     };
     await writeJson(this.paths.request(req.id), req);
     return req;
@@ -57,6 +59,18 @@ export class RequestBook {
     return { requests, problems };
   }
 
+  /** The asker withdraws a pending request (it stopped waiting); refused once it was answered. */
+  async withdraw(id: string, by: string, reason: string): Promise<Outcome<ProtocolRequest>> {
+    const file = this.paths.request(id);
+    return withLock(file, async () => {
+      const current = await this.get(id);
+      if (!current.ok) return current;
+      const next = withdrawRequest(current.value, by, reason, new Date().toISOString());
+      if (next.ok) await writeJson(file, next.value);
+      return next;
+    });
+  }
+
   /** Answer a request; a duplicate or mismatched answer changes nothing and says why. */
   async answer(id: string, response: ResponseInput): Promise<Outcome<ProtocolRequest>> {
     const file = this.paths.request(id);
@@ -69,5 +83,22 @@ export class RequestBook {
       if (next.ok) await writeJson(file, next.value);
       return next;
     });
+  }
+
+  /** Close every pending request of an earlier run as expired; returns those it closed. */
+  async expireEarlierRuns(run: string): Promise<ProtocolRequest[]> {
+    const closed: ProtocolRequest[] = [];
+    for (const old of (await this.list()).requests) {
+      if (old.status !== 'pending' || old.run === run) continue;
+      const file = this.paths.request(old.id);
+      const done = await withLock(file, async () => {
+        const current = await this.get(old.id);
+        const next = current.ok ? expire(current.value, run, new Date().toISOString()) : null;
+        if (next) await writeJson(file, next);
+        return next;
+      });
+      if (done) closed.push(done);
+    }
+    return closed;
   }
 }

@@ -8,7 +8,7 @@ import {
   applyUpdate, byId, checkClaim, claimed, completed, isReady, newlyReady, released, wouldCycle,
   type TaskIndex, type TaskPatch,
 } from '../protocol/tasks.js';
-import { accept, refuse, Task, type Outcome } from '../protocol/types.js';
+import { accept, refuse, Task, type Outcome, type ProcessRef } from '../protocol/types.js';
 import type { EventLog } from './events.js';
 import { atomicWrite, ensureDir, exists, listFolder, parseJson, readText, readTextSync, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
 import { tryWithLock, withLock } from './lock.js';
@@ -98,7 +98,7 @@ export class TaskBoard {
       const now = new Date().toISOString();
       const task: Task = {
         version: 1, id, subject: input.subject, description: input.description ?? '', status: 'pending', owner: null,
-        blocks: [], blockedBy, revision: 1, createdAt: now, updatedAt: now, claimedAt: null, completedAt: null, result: null,
+        blocks: [], blockedBy, revision: 1, createdAt: now, updatedAt: now, claimedAt: null, completedAt: null, result: null, holder: null,
       };
       await atomicWrite(this.paths.highWater, id + '\n');
       await writeJson(this.paths.task(id), task);
@@ -139,8 +139,8 @@ export class TaskBoard {
    * again. Only when no hinted candidate is left is the board scanned again, and "no ready task"
    * always rests on a fresh scan.
    */
-  async claim(by: string, id?: string): Promise<Outcome<Task>> {
-    if (id !== undefined) return this.taskLocked([id], () => this.claimLocked(by, id));
+  async claim(by: string, id?: string, holder: ProcessRef | null = null): Promise<Outcome<Task>> {
+    if (id !== undefined) return this.taskLocked([id], () => this.claimLocked(by, id, holder));
     for (let fresh = this.readyHint.length === 0; ; fresh = true) {
       if (fresh) {
         const board = await this.snapshot();
@@ -153,7 +153,7 @@ export class TaskBoard {
         const candidate = this.readyHint.shift()!;
         if (!this.looksClaimable(candidate)) continue;
         // A task whose lock is busy is being claimed by someone else right now: move on.
-        const r = await tryWithLock(this.paths.task(candidate), () => this.claimLocked(by, candidate));
+        const r = await tryWithLock(this.paths.task(candidate), () => this.claimLocked(by, candidate, holder));
         if (r?.ok) return r;
       }
       if (fresh) return refuse('no_ready_task', 'no task is ready to claim');
@@ -173,14 +173,14 @@ export class TaskBoard {
     }
   }
 
-  private async claimLocked(by: string, id: string): Promise<Outcome<Task>> {
+  private async claimLocked(by: string, id: string, holder: ProcessRef | null): Promise<Outcome<Task>> {
     const { task, problem } = await this.readTask(id);
     if (problem) return notFound(id, problem);
     const index = await this.readMany(task?.blockedBy ?? []);
     const check = checkClaim(task, index, id);
     if (!check.ok) return check;
     const now = new Date().toISOString();
-    const next = claimed(check.value, by, now);
+    const next = claimed(check.value, by, now, holder);
     await writeJson(this.paths.task(id), next);
     await this.events.record('task_claimed', { task: id, by });
     return accept(next);

@@ -6,22 +6,25 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { OPERATOR } from '../protocol/operator.js';
-import { requestMessageType, responseMessageType, type ResponseInput } from '../protocol/requests.js';
+import { randomBytes } from 'node:crypto';
+import { answerIsMessaged, checkOpen, permissionSummary, requestMessageType, responseMessageType, type ResponseInput } from '../protocol/requests.js';
+import { OPERATOR, planDigest, type DecisionSigner } from '../protocol/trust.js';
 import {
   accept, refuse, TeamConfig, type Member, type MemberStatus, type Message, type Outcome, type ProtocolRequest,
   type RequestType, type Task,
 } from '../protocol/types.js';
+import { updateClaudeActivity } from './claude.js';
 import { EventLog } from './events.js';
 import { checkFileSync, checkFolderSync, DIR_MODE, ensureDir, folderWarnings, parseJson, readText, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
 import { Mailbox, type Outgoing } from './inbox.js';
-import { effectiveStatus, processStartTime } from './liveness.js';
+import { cliClaimHolder, effectiveStatus, pidAlive, processRef, processStartTime } from './liveness.js';
 import { withLock } from './lock.js';
 import { Log } from './log.js';
 import { TeamPaths } from './paths.js';
 import { redact } from './redact.js';
 import { RequestBook } from './requests.js';
 import { TaskBoard } from './tasks.js';
+import { TrustFiles } from './trust.js';
 
 /** A member as reported: its record plus the status its process really has. */
 export interface MemberView extends Member {
@@ -52,6 +55,13 @@ export class TeamStore {
   readonly mail: Mailbox;
   readonly requests: RequestBook;
   readonly log: Log;
+  readonly trust: TrustFiles;
+  /** Signs this process's plan decisions (the screen's root key, or an enrolled lead's key); null: it cannot sign. */
+  decisionSigner: DecisionSigner | null = null;
+  /** Members (name → pid) an earlier screen started: they trust that screen's key, not this one's (tmux attach). */
+  readonly startedByEarlierScreen = new Map<string, number>();
+  /** True for a short-lived CLI call: its claims are held by the member's process or the CLI's parent, not by itself. */
+  shortLived = false;
   private namesCache: { key: string; names: Set<string> } | null = null;
   /** True in the process that owns the screen: it may send and ask as the operator. */
   private operatorSeat = false;
@@ -63,6 +73,7 @@ export class TeamStore {
     this.mail = new Mailbox(this.paths);
     this.requests = new RequestBook(this.paths);
     this.log = new Log(this.paths.log, who);
+    this.trust = new TrustFiles(this.paths);
   }
 
   /** This process is the teamux screen: from now on it may send and open requests as the operator. */
@@ -70,9 +81,13 @@ export class TeamStore {
     this.operatorSeat = true;
   }
 
-  /** Whether `name` may send from this process: a member, or the operator in the screen's process. */
+  /**
+   * Whether `name` may send from this process: a member, or the operator in the screen's process (the
+   * one that called actAsOperator, or holds the screen's root signer, whose key never leaves it).
+   */
   private async maySend(name: string): Promise<boolean> {
-    return name === OPERATOR ? this.operatorSeat : (await this.memberNames()).has(name);
+    if (name === OPERATOR) return this.operatorSeat || this.decisionSigner?.identity === OPERATOR;
+    return (await this.memberNames()).has(name);
   }
 
   /**
@@ -231,7 +246,7 @@ export class TeamStore {
     return this.namesCache.names;
   }
 
-  /** Send a message; both ends must be members. */
+  /** Send a message; both ends must be members (the operator may send, e.g. its plan decisions). */
   async send(out: Outgoing): Promise<Outcome<Message>> {
     const names = await this.memberNames();
     if (!(await this.maySend(out.from))) return refuse('unknown_member', operatorRefusal(out.from) ?? `sender ${JSON.stringify(out.from)} is not a member of this team`);
@@ -258,26 +273,82 @@ export class TeamStore {
     return accept(sent);
   }
 
-  /** Open a request from `from` to `to` and deliver its *_request message. */
-  async openRequest(type: RequestType, from: string, to: string, body: string): Promise<Outcome<ProtocolRequest>> {
+  /**
+   * Begin a new run (every `teamux start`): record its id in team.json and close the pending requests
+   * of earlier runs as expired, each with an event. Returns the run id.
+   */
+  async startRun(): Promise<{ run: string; expired: ProtocolRequest[] }> {
+    const run = `run-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+    await withLock(this.paths.config, async () => this.writeConfig({ ...(await this.config()), run }));
+    const expired = await this.requests.expireEarlierRuns(run);
+    for (const q of expired) await this.events.record('request_expired', { request_id: q.id, requestType: q.type, from: q.from, to: q.to, reason: q.expiredReason });
+    return { run, expired };
+  }
+
+  /**
+   * Open a request from `from` to `to` in the current run and deliver its *_request message. Only the
+   * screen's process may ask as the operator; a plan request may go to the operator, who reads it on
+   * the screen rather than from an inbox.
+   */
+  async openRequest(type: Exclude<RequestType, 'permission'>, from: string, to: string, body: string): Promise<Outcome<ProtocolRequest>> {
+    const allowed = checkOpen(type, from, to);
+    if (!allowed.ok) return allowed;
     if (!(await this.maySend(from))) return refuse('unknown_member', operatorRefusal(from) ?? `${JSON.stringify(from)} is not a member of this team`);
-    const target = await this.member(to);
-    if (!target.ok) return target;
-    const req = await this.requests.create(type, from, to, body);
+    if (!(to === OPERATOR && type === 'plan_approval')) {
+      const target = await this.member(to);
+      if (!target.ok) return target;
+    }
+    const req = await this.requests.create(type, from, to, body, (await this.config()).run);
     await this.events.record('request_opened', { request_id: req.id, requestType: type, from, to });
+    if (to === OPERATOR) return accept(req);
     const sent = await this.send({ from, to, type: requestMessageType(type), text: body, request_id: req.id });
     if (!sent.ok) return sent;
     return accept(req);
   }
 
-  /** Answer a request and deliver the *_response message to whoever asked. */
-  async answerRequest(id: string, by: string, approve: boolean, text: string, type?: ResponseInput['type']): Promise<Outcome<ProtocolRequest>> {
+  /** Open a permission request from a Claude Code member (no message: its hook waits on the file). */
+  async openPermission(from: string, to: string, tool: string, input: unknown): Promise<Outcome<ProtocolRequest>> {
+    for (const who of [from, to]) {
+      const m = await this.member(who);
+      if (!m.ok) return m;
+    }
+    const req = await this.requests.create('permission', from, to, permissionSummary(tool, input), (await this.config()).run, { tool, input });
+    await this.events.record('request_opened', { request_id: req.id, requestType: 'permission', from, to, tool });
+    return accept(req);
+  }
+
+  /** The asker stops waiting for its request. */
+  async withdrawRequest(id: string, by: string, reason: string): Promise<Outcome<ProtocolRequest>> {
+    const r = await this.requests.withdraw(id, by, reason);
+    if (r.ok) await this.events.record('request_resolved', { request_id: id, requestType: r.value.type, by, approve: false, withdrawn: true, from: r.value.from });
+    return r;
+  }
+
+  /**
+   * Answer a request and deliver the *_response message to whoever asked. A plan decision is signed
+   * by `signer` (the screen's root key for the operator, the lead's enrolled key for the lead) over
+   * this team, the request's run, its author, the approver and the plan text; without one it is refused.
+   */
+  async answerRequest(id: string, by: string, approve: boolean, text: string, type?: ResponseInput['type'], signer = this.decisionSigner): Promise<Outcome<ProtocolRequest>> {
     const found = await this.requests.get(id);
     if (!found.ok) return found;
-    const responseType = type ?? responseMessageType(found.value.type);
-    const r = await this.requests.answer(id, { type: responseType, by, approve, text });
+    const q = found.value;
+    const responseType = type ?? responseMessageType(q.type);
+    let signed = null;
+    if (q.type === 'plan_approval' && signer && signer.identity === by) {
+      const pid = this.startedByEarlierScreen.get(q.from);
+      if (pid !== undefined && (await this.config()).members.find((m) => m.name === q.from)?.pid === pid) {
+        return refuse('untrusted_screen', `${q.from} was started by an earlier teamux screen and trusts only that screen's key, so this screen's answer would not count: restart ${q.from} here (C-a R), then answer its new plan`);
+      }
+      const team = (await this.config()).name;
+      signed = signer.sign({ team, run: q.run ?? '', requestId: q.id, member: q.from, approver: by, decision: approve ? 'approve' : 'reject', planSha256: planDigest(q.body) });
+    }
+    const r = await this.requests.answer(id, { type: responseType, by, approve, text, signed });
     if (!r.ok) return r;
     await this.events.record('request_resolved', { request_id: id, requestType: r.value.type, by, approve, from: r.value.from });
+    // A permission answer goes to the asker's waiting hook; the asker works again from here on.
+    if (r.value.type === 'permission') await updateClaudeActivity(this.paths, r.value.from, { state: 'working' });
+    if (!answerIsMessaged(r.value.type) || responseType === 'permission_response') return r;
     const payload = r.value.type === 'shutdown' ? { approve, reason: text } : { approve, feedback: text };
     const sent = await this.send({ from: by, to: r.value.from, type: responseType, text, payload, request_id: id });
     if (!sent.ok) return sent;
@@ -288,7 +359,8 @@ export class TeamStore {
   async claim(by: string, id?: string): Promise<Outcome<Task>> {
     const m = await this.member(by);
     if (!m.ok) return m;
-    const r = await this.tasks.claim(by, id);
+    const holder = this.shortLived ? cliClaimHolder(m.value) : processRef(process.pid);
+    const r = await this.tasks.claim(by, id, holder);
     if (r.ok) {
       // A member the host does not track by pid (one using the CLI) shows it is alive this way.
       if (m.value.pid === null) await this.heartbeat(by);
@@ -306,7 +378,10 @@ export class TeamStore {
     return r;
   }
 
-  /** Release in_progress tasks whose owner has exited; returns what was released. */
+  /**
+   * Release in_progress tasks whose claim is stale: the process that holds it is gone (when the claim
+   * records one), or the owner has exited or is no longer a member. Returns what was released.
+   */
   async releaseStale(): Promise<{ released: Task[]; problems: FileProblem[] }> {
     const roster = await this.roster();
     const gone = new Set(roster.filter((m) => m.reportedStatus === 'exited').map((m) => m.name));
@@ -315,8 +390,10 @@ export class TeamStore {
     const released: Task[] = [];
     for (const t of board.tasks) {
       if (t.status !== 'in_progress' || t.owner === null) continue;
-      if (!gone.has(t.owner) && known.has(t.owner)) continue;
-      const r = await this.tasks.release(t.id, null, `owner ${t.owner} has exited`);
+      const holderGone = t.holder !== null && !pidAlive(t.holder.pid, t.holder.start);
+      if (!holderGone && !gone.has(t.owner) && known.has(t.owner)) continue;
+      const why = holderGone ? `the process that claimed it (pid ${t.holder!.pid}) is gone` : `owner ${t.owner} has exited`;
+      const r = await this.tasks.release(t.id, null, why);
       if (r.ok) released.push(r.value);
     }
     return { released, problems: board.problems };

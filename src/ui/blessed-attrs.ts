@@ -5,7 +5,10 @@
  * replaces, once per process, Screen.prototype.codeAttr (attr -> SGR), attrCode (SGR -> attr) and
  * draw (a port of blessed 0.1.81's draw that encodes through codeAttr and also understands the
  * width-0 placeholder cells ('' text) that pane-view writes after wide chars). Colours 0..15 go
- * out as 30-37/90-97 (40-47/100-107), 16..255 as `38;5;N`/`48;5;N`.
+ * out as 30-37/90-97 (40-47/100-107), 16..255 as `38;5;N`/`48;5;N`. Widths are the emulators'
+ * (vt/width.ts), and after a cell whose width the outer terminal may see differently (emoji,
+ * symbols, joined clusters) the cursor is placed explicitly, so a disagreement garbles at most that
+ * cell, never the rest of the line.
  */
 
 import blessed from 'blessed';
@@ -20,6 +23,7 @@ import {
   FLAG_UNDERLINE,
 } from '../vt/attr.js';
 import { nearestPaletteIndex } from '../vt/palette.js';
+import { mayDisputeWidth, textWidth } from '../vt/width.js';
 
 /** A blessed screen cell: [attr, text]. */
 export type BlessedCell = [number, string];
@@ -63,7 +67,6 @@ interface BlessedTput {
 
 interface BlessedRuntime {
   screen: { prototype: Record<string, unknown> };
-  unicode: { charWidth(text: string): number };
 }
 
 const runtime = blessed as unknown as BlessedRuntime;
@@ -192,6 +195,8 @@ export function draw(this: BlessedScreenInternals, start: number, end: number): 
     // lx/ly: where the terminal's cursor was left when we started skipping unchanged cells
     let lx = -1;
     let ly = -1;
+    // the last cell written may have moved the terminal's cursor by a width we cannot know
+    let unsure = false;
 
     for (let x = 0; x < line.length; x++) {
       const cell = line[x]!;
@@ -234,6 +239,7 @@ export function draw(this: BlessedScreenInternals, start: number, end: number): 
         if (clear && changed) {
           lx = -1;
           ly = -1;
+          unsure = false;
           if (data !== attr) {
             out += this.codeAttr(data);
             attr = data;
@@ -254,10 +260,15 @@ export function draw(this: BlessedScreenInternals, start: number, end: number): 
         }
         continue;
       } else if (lx !== -1) {
-        out += tput.strings.parm_right_cursor && y === ly ? tput.cuf(x - lx) : tput.cup(y, x);
+        out += tput.strings.parm_right_cursor && y === ly && !unsure ? tput.cuf(x - lx) : tput.cup(y, x);
         lx = -1;
         ly = -1;
+        unsure = false;
+      } else if (unsure) {
+        out += tput.cup(y, x);
+        unsure = false;
       }
+      const text = ch;
       old[0] = data;
       old[1] = ch;
 
@@ -273,7 +284,7 @@ export function draw(this: BlessedScreenInternals, start: number, end: number): 
         nextOld[0] = next[0];
         nextOld[1] = '';
         x++;
-      } else if (this.fullUnicode && runtime.unicode.charWidth(ch) === 2) {
+      } else if (this.fullUnicode && textWidth(ch) === 2) {
         // blessed's own convention: a double-width char eats the cell after it.
         if (x === line.length - 1 || (next && ANGLES.has(next[1]))) {
           ch = ' ';
@@ -299,6 +310,7 @@ export function draw(this: BlessedScreenInternals, start: number, end: number): 
 
       out += ch;
       attr = data;
+      if (text.charCodeAt(0) > 0x7e && mayDisputeWidth(text)) unsure = true;
     }
 
     if (attr !== this.dattr) out += '\x1b[m';

@@ -5,7 +5,8 @@
  * person's terminal. Pure functions of (text, width).
  */
 import { visible } from '../protocol/visible.js';
-import { C, charWidth, style, textWidth, type Row } from './text.js';
+import { C, style, textWidth, type Row } from './text.js';
+import { cellsOf } from '../vt/width.js';
 
 /** Show control characters as text the way every teamux view does (protocol/visible.ts: ESC as \e); tabs become spaces. */
 export function escapeControls(text: string): string {
@@ -31,16 +32,15 @@ export function wrap(text: string, width: number): string[] {
       lineWidth = 0;
     }
     if (w > width) {
-      // A word longer than the line is cut by columns.
-      for (const ch of word) {
-        const cw = charWidth(ch);
-        if (lineWidth + cw > width) {
+      // A word longer than the line is cut by columns, between cells (clusters stay whole).
+      for (const cell of cellsOf(word)) {
+        if (lineWidth + cell.width > width) {
           out.push(line);
           line = '';
           lineWidth = 0;
         }
-        line += ch;
-        lineWidth += cw;
+        line += cell.ch;
+        lineWidth += cell.width;
       }
       continue;
     }

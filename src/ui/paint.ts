@@ -1,11 +1,14 @@
 /**
  * Painting chrome rows into blessed's cell grid (`screen.lines`), the same way pane-view paints
- * emulator cells: only changed cells are touched and their rows marked dirty, wide characters take
- * two cells (the second an empty placeholder), and nothing here renders; the owner schedules frames.
+ * emulator cells: only changed cells are touched and their rows marked dirty, text is laid out by
+ * the emulators' own width function (vt/width.ts: a wide character takes two cells, the second an
+ * empty placeholder; joined marks stay in their cell), printable ASCII takes a fast path, and
+ * nothing here renders; the owner schedules frames.
  */
 import type { Widgets } from 'blessed';
 import type { BlessedScreenInternals } from './blessed-attrs.js';
-import { charWidth, type Row } from './text.js';
+import { cellsOf, isPlainAscii } from '../vt/width.js';
+import type { Row } from './text.js';
 import type { Rect } from './geometry.js';
 
 function put(line: Array<[number, string]> & { dirty?: boolean }, x: number, attr: number, ch: string): void {
@@ -25,13 +28,17 @@ export function paintRow(screen: Widgets.Screen, left: number, top: number, widt
   const end = Math.min(left + width, line.length);
   let x = left;
   for (const seg of row) {
-    for (const ch of seg.text) {
-      const w = charWidth(ch);
-      if (w === 0) continue;
-      if (x + w > end) break;
-      put(line, x, seg.attr, ch);
-      if (w === 2) put(line, x + 1, seg.attr, '');
-      x += w;
+    if (isPlainAscii(seg.text)) {
+      const n = Math.max(0, Math.min(seg.text.length, end - x));
+      for (let i = 0; i < n; i++) put(line, x + i, seg.attr, seg.text[i]!);
+      x += n;
+      continue;
+    }
+    for (const cell of cellsOf(seg.text)) {
+      if (x + cell.width > end) break;
+      put(line, x, seg.attr, cell.ch);
+      if (cell.width === 2) put(line, x + 1, seg.attr, '');
+      x += cell.width;
     }
   }
   for (; x < end; x++) put(line, x, fill, ' ');

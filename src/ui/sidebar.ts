@@ -7,6 +7,7 @@
 import type { ProtocolRequest, Task, TeamEvent } from '../protocol/types.js';
 import type { FileProblem } from '../store/fsx.js';
 import type { MemberView } from '../store/team.js';
+import type { ClaudeActivity } from '../store/claude.js';
 import { memberActivity, type Activity } from '../protocol/activity.js';
 import { activityStyle } from './chrome.js';
 import { C, fit, style, textWidth, type Row } from './text.js';
@@ -24,6 +25,8 @@ export interface SidebarData {
   traffic: TeamEvent[];
   requests: ProtocolRequest[];
   problems: FileProblem[];
+  /** Claude Code members' activity records (state, tokens, cost), by name; absent: none. */
+  claude?: Readonly<Record<string, ClaudeActivity | undefined>>;
 }
 
 /** What the sidebar needs besides the snapshot. */
@@ -44,6 +47,31 @@ const PLAIN = style();
 const STATUS_STYLE: Record<string, number> = {
   in_progress: style(C.yellow), ready: style(C.green, C.default, { bold: true }), waiting: style(C.default, C.default, { dim: true }), completed: style(C.green, C.default, { dim: true }),
 };
+
+/** How each request type is named in the list. */
+const REQUEST_LABEL: Record<ProtocolRequest['type'], string> = { plan_approval: 'plan', shutdown: 'shutdown', permission: 'permission' };
+
+/** The full text of a permission request: the tool and every field of its input. */
+function permissionDetail(r: ProtocolRequest): string {
+  const p = r.payload ?? {};
+  const input = typeof p['input'] === 'object' && p['input'] !== null ? (p['input'] as Record<string, unknown>) : {};
+  const fields = Object.entries(input).map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  return [`tool: ${String(p['tool'] ?? '?')}`, ...fields, 'C-a a allow · C-a r deny'].join('\n');
+}
+
+/** Lines of at most `width` characters, breaking long lines; control characters shown as '?'. */
+function wrapText(text: string, width: number): string[] {
+  const out: string[] = [];
+  for (const raw of text.replace(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/g, '?').split('\n')) {
+    let line = raw;
+    while (textWidth(line) > width) {
+      out.push(line.slice(0, width));
+      line = line.slice(width);
+    }
+    out.push(line);
+  }
+  return out;
+}
 
 /** Pending requests, oldest first: the ones keys act on. */
 export function pendingRequests(s: SidebarData): ProtocolRequest[] {
@@ -107,28 +135,35 @@ function requestRows(s: SidebarData, width: number, budget: number, selected: st
   for (const r of pending) {
     if (rows.length >= budget) break;
     const mark = r.id === selected ? '▶' : ' ';
-    const kind = r.type === 'plan_approval' ? 'plan' : 'shutdown';
+    const kind = REQUEST_LABEL[r.type];
     const text = fit(`${mark}${kind} ${r.from}→${r.to}: ${r.body.replace(/\s+/g, ' ')}`, width);
     rows.push([{ text: text + ' '.repeat(Math.max(0, width - textWidth(text))), attr: r.id === selected ? style(C.yellow, C.default, { inverse: true, bold: true }) : style(C.yellow, C.default, { bold: true }) }]);
+    // A selected permission request is shown in full (up to the room there is): the operator answers what it reads.
+    if (r.id === selected && r.type === 'permission') {
+      for (const line of wrapText(permissionDetail(r), Math.max(1, width - 2)).slice(0, Math.max(0, budget - rows.length))) rows.push([{ text: fit(`  ${line}`, width), attr: DIM }]);
+    }
   }
   const resolved = s.requests.filter((r) => r.status !== 'pending').slice(-3).reverse();
   for (const r of resolved) {
     if (rows.length >= budget) break;
     const why = r.response?.text ? ` — ${r.response.text}` : '';
-    const who = r.type === 'plan_approval' ? `plan ${r.from}` : `shutdown ${r.to}`;
+    const who = r.type === 'shutdown' ? `shutdown ${r.to}` : `${REQUEST_LABEL[r.type]} ${r.from}`;
     rows.push([{ text: fit(` ${who}: ${r.status}${why}`, width), attr: r.status === 'approved' ? style(C.green, C.default, { dim: true }) : style(C.red, C.default, { dim: true }) }]);
   }
   return rows;
 }
 
-/** One line per member: a dot in the activity's colour, the name, what it is doing. */
+/** One line per member: a dot in the activity's colour, the name, what it is doing, a Claude Code member's cost. */
 function rosterRows(s: SidebarData, o: SidebarOptions): Row[] {
   const pending = pendingRequests(s);
   const nameWidth = Math.min(12, Math.max(4, ...s.roster.map((m) => textWidth(m.name))));
   return s.roster.map((m) => {
-    const a = o.activities?.get(m.name) ?? memberActivity({ name: m.name, runtime: m.runtime, status: m.reportedStatus, exitCode: m.exitCode, pending });
+    const hooks = s.claude?.[m.name];
+    const a = o.activities?.get(m.name) ?? memberActivity({ name: m.name, runtime: m.runtime, status: m.reportedStatus, exitCode: m.exitCode, pending, hooks: hooks?.state });
+    const cost = hooks?.costUsd;
+    const label = `${a.label}${typeof cost === 'number' ? ` $${cost.toFixed(2)}` : ''}`;
     const name = fit(m.name, nameWidth).padEnd(nameWidth);
-    return [{ text: '● ', attr: activityStyle(a.kind) }, { text: name, attr: PLAIN }, { text: fit(` ${a.label}`, Math.max(0, o.width - 2 - nameWidth)), attr: activityStyle(a.kind) }];
+    return [{ text: '● ', attr: activityStyle(a.kind) }, { text: name, attr: PLAIN }, { text: fit(` ${label}`, Math.max(0, o.width - 2 - nameWidth)), attr: activityStyle(a.kind) }];
   });
 }
 
@@ -150,7 +185,10 @@ export function renderSidebar(s: SidebarData, o: SidebarOptions): Row[] {
   // Requests get what they need (up to a third); mail a third; tasks the rest.
   const budgets = new Map<SidebarSection, number>();
   const resolvedShown = Math.min(3, s.requests.length - pendingCount);
-  const reqNeed = Math.min(Math.max(2, Math.floor(left / 3)), 1 + o.notices.length + pendingCount + resolvedShown);
+  const selected = pendingRequests(s).find((r) => r.id === o.selectedRequest && r.type === 'permission');
+  // A selected permission request may take half the column to be read in full.
+  const detail = selected ? wrapText(permissionDetail(selected), Math.max(1, o.width - 2)).length : 0;
+  const reqNeed = Math.min(Math.max(2, Math.floor(left / (detail ? 2 : 3))), 1 + o.notices.length + pendingCount + resolvedShown + detail);
   if (sections.includes('requests')) budgets.set('requests', reqNeed);
   if (sections.includes('mailbox')) budgets.set('mailbox', Math.max(2, Math.min(Math.floor(left / 3), 1 + s.traffic.length)));
   const used = [...budgets.values()].reduce((a, b) => a + b, 0);

@@ -4,12 +4,22 @@
  * and the listeners that carry the emulator's replies (DA, DSR/CPR, mouse and focus reports) back
  * to the process. It exposes what the ui needs to draw (rows of packed cells, the cursor) and
  * what the input side needs to encode keys (modes). It knows nothing of blessed or node-pty.
+ *
+ * Whatever a pane prints must not hold the event loop: counts in escape sequences are clamped to
+ * the screen and costly sequences are metered, the parser pausing for a turn of the event loop
+ * once enough work is done (limits.ts); one cell keeps a bounded cluster of combining marks; and
+ * output is handed to xterm in bounded slices, between which xterm yields once a turn has used its
+ * ~12 ms. xterm's own logging is off (it would write to stderr, which is the human's screen).
  */
 
 import xtermHeadless from '@xterm/headless';
 import type { IDisposable, Terminal as XtermTerminal } from '@xterm/headless';
 import { CellReader, type Cell } from './cells.js';
+import { REPORT_WINDOW_OPTIONS, TerminalAnswers, type CellPixels, type TerminalColors } from './answers.js';
+import { installSequenceLimits, WorkMeter } from './limits.js';
+import { teamuxUnicode, UNICODE_VERSION } from './width.js';
 import {
+  capCombiningMarks,
   isCursorHidden,
   markUserInput,
   mouseEncodingOf,
@@ -53,12 +63,23 @@ export interface PaneCursor {
   visible: boolean;
 }
 
+/**
+ * Output is handed to xterm in slices of at most this many bytes (UTF-16 units for strings): the
+ * sequences that cost a screenful are metered (limits.ts), and what is left costs at most about a
+ * line of cells per byte (LF scrolling, EL), so a slice is a bounded piece of work.
+ */
+export const SLICE_BYTES = 16 * 1024;
+
 /** Options for a new PaneTerminal. */
 export interface PaneTerminalOptions {
   cols: number;
   rows: number;
   /** Lines of history kept above the screen; default 5000. */
   scrollback?: number;
+  /** Colours reported to OSC 10/11/12 queries (the outer terminal's or a theme); default answers.ts's. */
+  colors?: TerminalColors;
+  /** Cell size reported to CSI 14 t / 16 t; default 8x16. */
+  cellPixels?: CellPixels;
 }
 
 /** A reply the emulator wants sent to the process; binary replies are one byte per char (X10 mouse). */
@@ -72,6 +93,10 @@ export class PaneTerminal implements Disposable {
   // listeners registered with the emulator, released on dispose
   private readonly subscriptions: IDisposable[] = [];
   private readonly replyListeners = new Set<ReplyListener>();
+  // costly escape sequences charge this; it pauses the parser for a turn of the event loop
+  private readonly meter = new WorkMeter();
+  /** What the pane answers to size and colour queries; the owner may update colours and cell size. */
+  readonly answers: TerminalAnswers;
   // flow control: bytes handed to write() whose parse callback has not fired yet
   private pending = 0;
   private disposed = false;
@@ -82,7 +107,16 @@ export class PaneTerminal implements Disposable {
       rows: options.rows,
       scrollback: options.scrollback ?? 5000,
       allowProposedApi: true,
+      logLevel: 'off',
+      windowOptions: { ...REPORT_WINDOW_OPTIONS },
     });
+    this.answers = new TerminalAnswers(options.colors, options.cellPixels);
+    // cell widths come from the one width function the chrome also measures with (width.ts)
+    this.term.unicode.register(teamuxUnicode);
+    this.term.unicode.activeVersion = UNICODE_VERSION;
+    for (const limit of installSequenceLimits(this.term, this.meter)) this.subscriptions.push(limit);
+    capCombiningMarks(this.term);
+    for (const handler of this.answers.install(this.term, this.meter, (data) => this.emitReply(data, false))) this.subscriptions.push(handler);
     this.reader = new CellReader(this.term.buffer.active.getNullCell());
     this.track(this.term.onData((data) => this.emitReply(data, false)));
     this.track(this.term.onBinary((data) => this.emitReply(data, true)));
@@ -92,17 +126,30 @@ export class PaneTerminal implements Disposable {
   write(data: string | Uint8Array, onParsed?: () => void): void {
     if (this.disposed) return;
     const size = typeof data === 'string' ? data.length : data.byteLength;
+    const slice = SLICE_BYTES;
     this.pending += size;
-    this.term.write(data, () => {
-      this.pending -= size;
-      onParsed?.();
-    });
+    // xterm keeps UTF-8 and surrogate-pair state across writes, so any cut point is safe.
+    for (let start = 0; start < size; start += slice) {
+      const end = Math.min(size, start + slice);
+      const part = typeof data === 'string' ? data.slice(start, end) : data.subarray(start, end);
+      const last = end === size;
+      this.term.write(part, () => {
+        this.pending -= end - start;
+        if (last) onParsed?.();
+      });
+    }
+    if (size === 0) this.term.write(data, () => onParsed?.());
   }
 
   /** Feed process output and resolve once it is parsed. */
   writeAsync(data: string | Uint8Array): Promise<void> {
     if (this.disposed) return Promise.resolve();
     return new Promise((resolve) => this.write(data, resolve));
+  }
+
+  /** How many times the parser paused for the event loop under costly sequences. */
+  get parserPauses(): number {
+    return this.meter.pauses;
   }
 
   /** Bytes written but not parsed yet (UTF-16 units for string writes). */

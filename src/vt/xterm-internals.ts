@@ -1,11 +1,13 @@
 /**
  * The few pieces of @xterm/headless state that its public API does not expose: the mouse report
- * encoding (DECSET 1006/1016), cursor visibility (DECTCEM) and the mouse-report encoder. Each is
+ * encoding (DECSET 1006/1016), cursor visibility (DECTCEM), the mouse-report encoder, the parser's
+ * own parameter object (so limits.ts can clamp counts in place) and the combining-mark store of a
+ * buffer line (so one cell cannot grow without bound). Each is
  * read through a narrow, guarded view of `terminal._core`, so a version of xterm that renames them
  * degrades to a sane default instead of throwing; test/vt/terminal-modes.test.ts pins them.
  */
 
-import type { Terminal } from '@xterm/headless';
+import type { IDisposable, IFunctionIdentifier, Terminal } from '@xterm/headless';
 
 /** How mouse reports are encoded: X10 bytes, SGR (`CSI < b;x;y M`), or SGR with pixel positions. */
 export type MouseEncoding = 'default' | 'sgr' | 'sgr-pixels';
@@ -35,8 +37,19 @@ interface CoreMouseEvent {
   shift: boolean;
 }
 
+/** xterm's Params object as the parser hands it to CSI handlers (common/parser/Params.ts). */
+export interface RawParams {
+  length: number;
+  params: Int32Array;
+  _subParams?: Int32Array;
+  _subParamsLength?: number;
+}
+
 interface XtermCore {
   coreService?: { isCursorHidden?: boolean };
+  registerCsiHandler?(id: IFunctionIdentifier, callback: (params: RawParams) => boolean | Promise<boolean>): IDisposable;
+  registerEscHandler?(id: IFunctionIdentifier, callback: () => boolean | Promise<boolean>): IDisposable;
+  buffer?: { lines?: { get?(index: number): object | undefined }; scrollTop?: number; scrollBottom?: number };
   _writeBuffer?: { handleUserInput?(): void };
   coreMouseService?: {
     activeEncoding?: string;
@@ -94,4 +107,78 @@ export function triggerMouseEvent(terminal: Terminal, report: MouseReport): bool
  */
 export function markUserInput(terminal: Terminal): void {
   coreOf(terminal)._writeBuffer?.handleUserInput?.();
+}
+
+/** A parser hook's answer: true (handled), false (let xterm's handler run), or a pause that settles to one. */
+export type HookResult = boolean | Promise<boolean>;
+
+/**
+ * Register a CSI handler that receives xterm's own Params object (which the public API copies), so
+ * it can change parameters before xterm's handler runs; return false to let xterm's handler run,
+ * or a promise to pause the parser until it settles (xterm supports async handlers, though the
+ * headless typings do not say so). Returns null when this version of xterm does not offer it.
+ */
+export function registerParamsHook(terminal: Terminal, id: IFunctionIdentifier, hook: (params: RawParams) => HookResult): IDisposable | null {
+  const core = coreOf(terminal);
+  if (typeof core.registerCsiHandler !== 'function') return null;
+  return core.registerCsiHandler(id, (params) => {
+    if (!(params?.params instanceof Int32Array) || typeof params.length !== 'number') return false;
+    return hook(params);
+  });
+}
+
+/** Register an ESC handler that may pause the parser (see registerParamsHook); null if unavailable. */
+export function registerEscHook(terminal: Terminal, id: IFunctionIdentifier, hook: () => HookResult): IDisposable | null {
+  const core = coreOf(terminal);
+  if (typeof core.registerEscHandler !== 'function') return null;
+  return core.registerEscHandler(id, hook);
+}
+
+/** UTF-16 units one cell keeps: the longest emoji sequences (family, flag tags) fit with room. */
+export const MAX_CELL_CHARS = 32;
+
+interface LinePrototype {
+  addCodepointToCell?(index: number, codePoint: number, width: number): void;
+  _combined?: Record<number, string>;
+  _data?: Uint32Array;
+  __teamuxCapped?: boolean;
+}
+
+// BufferLine layout (common/buffer/BufferLine.ts): 3 words per cell, content first, and the flag
+// that says the cell's text lives in _combined
+const CELL_WORDS = 3;
+const IS_COMBINED = 0x200000;
+
+/**
+ * Make a buffer line drop combining marks past MAX_CELL_CHARS per cell. xterm appends every mark
+ * to its cell's string, so a flood of them would grow one cell by megabytes (and every frame that
+ * reads it). Patches xterm's BufferLine prototype once; a no-op if its shape is not recognised.
+ */
+export function capCombiningMarks(terminal: Terminal): void {
+  const line = coreOf(terminal).buffer?.lines?.get?.(0);
+  const proto = line ? (Object.getPrototypeOf(line) as LinePrototype) : null;
+  const original = proto?.addCodepointToCell;
+  if (!proto || typeof original !== 'function' || proto.__teamuxCapped) return;
+  proto.__teamuxCapped = true;
+  proto.addCodepointToCell = function capped(this: LinePrototype, index: number, codePoint: number, width: number): void {
+    const combined = ((this._data?.[index * CELL_WORDS] ?? 0) & IS_COMBINED) !== 0 ? this._combined?.[index] : undefined;
+    if (combined !== undefined && combined.length >= MAX_CELL_CHARS) return;
+    original.call(this, index, codePoint, width);
+  };
+}
+
+/** The scroll region (DECSTBM) as 0-based top and bottom rows; the whole screen if unknown. */
+export function scrollRegion(terminal: Terminal): { top: number; bottom: number } {
+  const buffer = coreOf(terminal).buffer;
+  const top = typeof buffer?.scrollTop === 'number' ? buffer.scrollTop : 0;
+  const bottom = typeof buffer?.scrollBottom === 'number' ? buffer.scrollBottom : terminal.rows - 1;
+  return { top, bottom };
+}
+
+/** Reset the scroll region to the whole screen (what DECALN does before filling). */
+export function resetScrollRegion(terminal: Terminal): void {
+  const buffer = coreOf(terminal).buffer;
+  if (!buffer || typeof buffer.scrollTop !== 'number' || typeof buffer.scrollBottom !== 'number') return;
+  buffer.scrollTop = 0;
+  buffer.scrollBottom = terminal.rows - 1;
 }

@@ -10,17 +10,19 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScriptDir } from '../../src/demo/script.js';
 import { REPO } from '../helpers/team.js';
-import { agentTeam, inbox, scripted, waitFor } from './helpers.js';
+import { OPERATOR } from '../../src/protocol/trust.js';
+import { agentTeam, inbox, scripted, trustRoot, waitFor } from './helpers.js';
 import { exited, startMember, teamuxBin, type MemberProcess } from './process.js';
 
 describe('e2e', () => {
   it('e2e.lead-and-two-teammates-complete-a-4-task-dag-as-processes', async () => {
     const bin = await teamuxBin();
-    const { store, dir, root } = await agentTeam(['alice', 'bob'], { alice: { planRequired: true, planApprover: 'lead' } });
+    const { store, dir, root } = await agentTeam(['alice', 'bob'], { alice: { planRequired: true, planApprover: OPERATOR } });
+    const { screen, env: trustEnv } = await trustRoot(dir);
     const loaded = await loadScriptDir(path.join(REPO, 'examples/demo/scripts'));
     if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
     const server = await scripted(Object.fromEntries(loaded.value));
-    const env: NodeJS.ProcessEnv = { ...process.env, TEAMUX_TEAM_DIR: dir, TEAMUX_DEMO_URL: server.url };
+    const env: NodeJS.ProcessEnv = { ...trustEnv, TEAMUX_TEAM_DIR: dir, TEAMUX_DEMO_URL: server.url };
     delete env.ANTHROPIC_API_KEY;
     delete env.TEAMUX_MEMBER;
     const members = ['lead', 'alice', 'bob'].map((n) => startMember(bin, ['agent', '--as', n], env, root, n));
@@ -37,8 +39,8 @@ describe('e2e', () => {
       await waitFor(async () => (await inbox(store, 'lead')).some((m) => m.from === 'alice' && m.type === 'idle_notification'), 'alice idle, waiting for approval', 20_000);
       expect(existsSync(path.join(root, 'teamux-demo/docs/parser-api.md'))).toBe(false);
       expect(alice.out).toContain('blocked: plan status is pending');
-      // The human approves (the TUI's key answers as the lead).
-      expect((await store.answerRequest(plan.id, 'lead', true, 'looks good')).ok).toBe(true);
+      // The human approves: the screen's store API signs with its root key.
+      expect((await screen.answerRequest(plan.id, OPERATOR, true, 'looks good')).ok).toBe(true);
 
       expect(await exited(alice, 30_000)).toBe(0);
       expect(await exited(bob, 30_000)).toBe(0);

@@ -7,13 +7,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gateDecision, memberPlanStatus, MUTATING_TOOLS, toolPermitted } from '../../src/agent/gate.js';
+import { gateDecision, memberPlanStatus, MUTATING_TOOLS, toolPermitted, type GateAnchor } from '../../src/agent/gate.js';
+import { newKeyPair, OPERATOR, planDigest, rootSigner } from '../../src/protocol/trust.js';
 import type { ProtocolRequest } from '../../src/protocol/types.js';
-import { agentTeam, callsOf, contentText, endpointOf, lastUser, scripted, startAgent, waitFor, waitForMessage } from './helpers.js';
+import { agentTeam, callsOf, contentText, endpointOf, lastUser, scripted, startAgent, trustRoot, waitFor, waitForMessage } from './helpers.js';
 
-const req = (from: string, status: ProtocolRequest['status'], type: ProtocolRequest['type'] = 'plan_approval'): ProtocolRequest => ({
-  version: 1, id: `req-${from}-${status}`, type, from, to: 'lead', status, body: '', createdAt: '', resolvedAt: null, response: null,
-});
+const root = newKeyPair();
+const anchor: GateAnchor = { member: 'alice', planRequired: true, approver: OPERATOR, run: 'run-1', trust: { trustKey: root.publicKey, team: 't', run: 'run-1' } };
+const req = (from: string, status: ProtocolRequest['status'], type: ProtocolRequest['type'] = 'plan_approval', run = 'run-1'): ProtocolRequest => {
+  const id = `req-${from}-${status}-${run}`;
+  const signed = rootSigner(root.privateKey).sign({ team: 't', run, requestId: id, member: from, approver: OPERATOR, decision: status === 'approved' ? 'approve' : 'reject', planSha256: planDigest('') });
+  const response = status === 'pending' ? null : { by: OPERATOR, approve: status === 'approved', text: '', at: '', signed };
+  return { version: 2, id, type, run, from, to: OPERATOR, status, body: '', createdAt: '', resolvedAt: null, response, expiredReason: null };
+};
 
 describe('gate (pure)', () => {
   it('gate.mutating-tools-wait-for-an-approved-plan', () => {
@@ -27,13 +33,18 @@ describe('gate (pure)', () => {
     expect(gateDecision('bash', 'not_required')).toEqual({ allow: true });
   });
 
-  it('gate.only-the-members-own-plan-requests-count', () => {
-    const alice = { name: 'alice', planRequired: true };
-    expect(memberPlanStatus(alice, [])).toBe('not_submitted');
-    expect(memberPlanStatus(alice, [req('bob', 'approved'), req('alice', 'approved', 'shutdown')])).toBe('not_submitted');
-    expect(memberPlanStatus(alice, [req('alice', 'rejected'), req('alice', 'pending')])).toBe('pending');
-    expect(memberPlanStatus(alice, [req('alice', 'approved'), req('alice', 'rejected')])).toBe('approved');
-    expect(memberPlanStatus({ name: 'alice', planRequired: false }, [])).toBe('not_required');
+  it('gate.only-the-members-own-current-signed-plan-counts', () => {
+    expect(memberPlanStatus(anchor, [])).toBe('not_submitted');
+    expect(memberPlanStatus(anchor, [req('bob', 'approved'), req('alice', 'approved', 'shutdown')])).toBe('not_submitted');
+    expect(memberPlanStatus(anchor, [req('alice', 'rejected'), req('alice', 'pending')])).toBe('pending');
+    expect(memberPlanStatus(anchor, [req('alice', 'rejected')])).toBe('rejected');
+    expect(memberPlanStatus(anchor, [req('alice', 'approved')])).toBe('approved');
+    // Approvals of an earlier run do not count in this one.
+    expect(memberPlanStatus(anchor, [req('alice', 'approved', 'plan_approval', 'run-0')])).toBe('not_submitted');
+    // Without the trust key from its start, a member cannot tell a real approval from a forged one.
+    expect(memberPlanStatus({ ...anchor, trust: null }, [req('alice', 'approved')])).toBe('unverified');
+    expect(gateDecision('write_file', 'unverified')).toMatchObject({ allow: false, reason: expect.stringMatching(/^blocked: plan status is unverified/) });
+    expect(memberPlanStatus({ ...anchor, planRequired: false }, [])).toBe('not_required');
   });
 
   it('gate.tool-permissions-by-kind-and-allowlist', () => {
@@ -46,7 +57,8 @@ describe('gate (pure)', () => {
 
 describe('gate (agent)', () => {
   it('gate.blocks-until-approval-then-allows', async () => {
-    const { store, root } = await agentTeam(['alice'], { alice: { planRequired: true } });
+    const { store, dir, root } = await agentTeam(['alice'], { alice: { planRequired: true, planApprover: OPERATOR } });
+    const { screen, env } = await trustRoot(dir);
     const write = { tool_use: { name: 'write_file', input: { path: 'out/design.md', content: '# design\n' } } };
     const server = await scripted({
       alice: {
@@ -60,30 +72,31 @@ describe('gate (agent)', () => {
         ],
       },
     });
-    const alice = startAgent(store, 'alice', endpointOf(server, 'alice'), root);
+    const alice = startAgent(store, 'alice', endpointOf(server, 'alice'), root, {}, env);
     await store.send({ from: 'lead', to: 'alice', type: 'message', text: 'start' });
     await waitForMessage(store, 'lead', (m) => m.type === 'result' && m.text === 'Waiting for approval.', 'waiting result');
 
     const calls = callsOf(server, 'alice');
     expect(contentText(lastUser(calls[1]).content)).toMatch(/^blocked: plan status is not_submitted/);
-    expect(contentText(lastUser(calls[2]).content)).toMatch(/^plan submitted to lead as req-/);
+    expect(contentText(lastUser(calls[2]).content)).toMatch(/^plan submitted to human as req-/);
     expect(contentText(lastUser(calls[3]).content)).toMatch(/^blocked: plan status is pending/);
     expect(lastUser(calls[3]).content).toMatchObject([{ type: 'tool_result', is_error: true }]);
     expect(existsSync(path.join(root, 'out/design.md'))).toBe(false);
     await waitFor(() => alice.output().includes('waiting for approval'), 'the pane to say waiting for approval');
 
     const pending = (await store.requests.list()).requests.find((r) => r.type === 'plan_approval' && r.status === 'pending')!;
-    expect(pending).toMatchObject({ from: 'alice', to: 'lead', body: 'write out/design.md' });
-    // The human's key answers as the lead.
-    expect((await store.answerRequest(pending.id, 'lead', true, 'go ahead')).ok).toBe(true);
+    expect(pending).toMatchObject({ from: 'alice', to: OPERATOR, body: 'write out/design.md' });
+    // The screen's store API signs the human's answer with its root key.
+    expect((await screen.answerRequest(pending.id, OPERATOR, true, 'go ahead')).ok).toBe(true);
     await waitForMessage(store, 'lead', (m) => m.type === 'result' && m.text === 'Design written.', 'final result');
     expect(readFileSync(path.join(root, 'out/design.md'), 'utf8')).toBe('# design\n');
     const after = callsOf(server, 'alice');
-    expect(contentText(lastUser(after[4]).content)).toBe(`<message from="lead" type="plan_approval_response" request_id="${pending.id}" approve="true">go ahead</message>`);
+    expect(contentText(lastUser(after[4]).content)).toBe(`<message from="human" type="plan_approval_response" request_id="${pending.id}" approve="true">go ahead</message>`);
   });
 
   it('gate.rejection-then-resubmission-then-approval', async () => {
-    const { store, root } = await agentTeam(['alice'], { alice: { planRequired: true } });
+    const { store, dir, root } = await agentTeam(['alice'], { alice: { planRequired: true, planApprover: OPERATOR } });
+    const { screen, env } = await trustRoot(dir);
     const server = await scripted({
       alice: {
         steps: [
@@ -96,17 +109,17 @@ describe('gate (agent)', () => {
         ],
       },
     });
-    startAgent(store, 'alice', endpointOf(server, 'alice'), root);
+    startAgent(store, 'alice', endpointOf(server, 'alice'), root, {}, env);
     await store.send({ from: 'lead', to: 'alice', type: 'message', text: 'start' });
     const first = await waitFor(async () => (await store.requests.list()).requests.find((r) => r.body === 'plan v1'), 'plan v1');
     await waitForMessage(store, 'lead', (m) => m.text === 'Plan v1 submitted.', 'v1 result');
-    await store.answerRequest(first.id, 'lead', false, 'add tests first');
+    await screen.answerRequest(first.id, OPERATOR, false, 'add tests first');
 
     const second = await waitFor(async () => (await store.requests.list()).requests.find((r) => r.body === 'plan v2, with tests'), 'plan v2');
     const rejectionTurn = lastUser(callsOf(server, 'alice')[2]);
-    expect(contentText(rejectionTurn.content)).toBe(`<message from="lead" type="plan_approval_response" request_id="${first.id}" approve="false">add tests first</message>`);
+    expect(contentText(rejectionTurn.content)).toBe(`<message from="human" type="plan_approval_response" request_id="${first.id}" approve="false">add tests first</message>`);
     await waitForMessage(store, 'lead', (m) => m.text === 'Plan v2 submitted.', 'v2 result');
-    await store.answerRequest(second.id, 'lead', true, 'approved');
+    await screen.answerRequest(second.id, OPERATOR, true, 'approved');
     await waitForMessage(store, 'lead', (m) => m.text === 'Done.', 'done');
     expect(readFileSync(path.join(root, 'ok.txt'), 'utf8')).toBe('approved\n');
     expect((await store.requests.list()).requests.filter((r) => r.type === 'plan_approval').map((r) => [r.body, r.status])).toEqual([

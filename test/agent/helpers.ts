@@ -11,7 +11,8 @@ import { startScriptedServer, type LoggedRequest, type ScriptedServer, type Scri
 import type { Script, ScriptInput } from '../../src/demo/script.js';
 import type { Message } from '../../src/protocol/types.js';
 import { initTeam, type MemberSpec } from '../../src/store/init.js';
-import type { TeamStore } from '../../src/store/team.js';
+import { TeamStore } from '../../src/store/team.js';
+import { TrustAuthority } from '../../src/store/trust.js';
 import { tempDir, waitFor } from '../helpers/team.js';
 
 export { waitFor };
@@ -144,4 +145,17 @@ export function contentText(content: unknown): string {
 export function lastUser(r: LoggedRequest | undefined): { role: string; content: unknown } {
   const msgs = bodyOf(r).messages.filter((m) => m.role === 'user');
   return msgs[msgs.length - 1]!;
+}
+
+/** A teamux screen's trust root over a team: a new run, its own store handle that signs as the operator, and the env members get. */
+export async function trustRoot(dir: string): Promise<{ screen: TeamStore; authority: TrustAuthority; run: string; env: NodeJS.ProcessEnv }> {
+  const opened = await TeamStore.open(dir, 'mux');
+  if (!opened.ok) throw new Error(opened.error.message);
+  const screen = opened.store;
+  const { run } = await screen.startRun();
+  const authority = new TrustAuthority(screen.paths, (await screen.config()).name, run, screen.log);
+  await authority.serve();
+  later(() => authority.dispose());
+  screen.decisionSigner = authority.signer();
+  return { screen, authority, run, env: { ...process.env, TEAMUX_TRUST_KEY: authority.publicKey, TEAMUX_RUN: run } };
 }

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlanStatus } from '../../src/protocol/requests.js';
 import type { Member } from '../../src/protocol/types.js';
 import { childEnvironment } from '../../src/agent/runtime.js';
+import { issueCertificate, leadSigner, newKeyPair } from '../../src/protocol/trust.js';
 import { truncateOutput } from '../../src/agent/tools/bash.js';
 import { ALL_TOOLS, dispatchTool, toolsFor } from '../../src/agent/tools/registry.js';
 import { SpawnRequest } from '../../src/protocol/spawn.js';
@@ -141,11 +142,18 @@ describe('messaging and requests', () => {
 
   it('requests.submit-approve-reject-and-shutdown', async () => {
     const { store, root } = await agentTeam(['alice', 'bob']);
-    const lead = await contextFor(store, 'lead', root);
+    const { run } = await store.startRun();
+    const uncertified = await contextFor(store, 'lead', root);
+    const keys = newKeyPair();
+    const cert = issueCertificate(newKeyPair().privateKey, { team: 't', run, member: 'lead', publicKey: keys.publicKey });
+    const lead = { ...uncertified, signer: leadSigner(keys.privateKey, cert) };
     const alice = await contextFor(store, 'alice', root);
     const first = await call(alice, 'submit_plan', { plan: 'plan A' });
     const id1 = /(req-[a-z0-9-]+)/.exec(first.text)![1]!;
     expect(first.text).toContain('plan submitted to lead');
+    // A lead without an enrolled key cannot answer: its answer would not count.
+    expect(await call(uncertified, 'approve_plan', { request_id: id1 })).toMatchObject({ isError: true, text: expect.stringContaining('refused (unsigned)') });
+    expect((await store.requests.get(id1))).toMatchObject({ ok: true, value: { status: 'pending', run } });
     expect(await call(lead, 'reject_plan', { request_id: id1, feedback: 'add tests' })).toEqual({ text: `rejected the plan of alice (${id1})`, isError: false });
     expect(await call(lead, 'approve_plan', { request_id: id1 })).toMatchObject({ isError: true, text: expect.stringContaining('not_pending') });
     const id2 = /(req-[a-z0-9-]+)/.exec((await call(alice, 'submit_plan', { plan: 'plan B with tests' })).text)![1]!;
@@ -153,6 +161,8 @@ describe('messaging and requests', () => {
     expect(await call(lead, 'approve_plan', { request_id: id2 })).toEqual({ text: `approved the plan of alice (${id2})`, isError: false });
     const responses = (await inbox(store, 'alice')).filter((m) => m.type === 'plan_approval_response');
     expect(responses.map((m) => m.payload)).toEqual([{ approve: false, feedback: 'add tests' }, { approve: true, feedback: 'approved' }]);
+    // The answer carries the lead's signature over this request and plan, with its certificate.
+    expect((await store.requests.get(id2))).toMatchObject({ ok: true, value: { response: { signed: { claim: { requestId: id2, member: 'alice', approver: 'lead', decision: 'approve', run }, certificate: cert } } } });
 
     const shut = await call(lead, 'request_shutdown', { to: 'bob' });
     expect(shut.text).toMatch(/^asked bob to shut down \(req-/);

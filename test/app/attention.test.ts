@@ -44,6 +44,18 @@ describe('memberActivity', () => {
     expect(memberActivity({ ...base, process: { life: 'starting', exitCode: null, signal: null } }).label).toBe('starting');
   });
 
+  it('activity.permission-requests-and-claude-hooks-refine-the-record', () => {
+    const base = { name: 'amy', runtime: 'agent' as const, status: 'idle' as const, exitCode: null, pending: [] };
+    const perm = { ...plan('amy'), id: 'req-perm', type: 'permission' as const };
+    expect(memberActivity({ ...base, pending: [perm] })).toEqual({ kind: 'waiting', label: 'waiting for permission' });
+    // The hooks' state beats the roster's working/idle, but not a pending plan, a stop or an exit.
+    expect(memberActivity({ ...base, hooks: 'working' })).toEqual({ kind: 'working', label: 'working' });
+    expect(memberActivity({ ...base, status: 'working', hooks: 'waiting for permission' })).toEqual({ kind: 'waiting', label: 'waiting for permission' });
+    expect(memberActivity({ ...base, hooks: 'ended' })).toEqual({ kind: 'idle', label: 'idle' });
+    expect(memberActivity({ ...base, hooks: 'working', pending: [plan('amy')] }).label).toBe('waiting for approval');
+    expect(memberActivity({ ...base, hooks: 'working', stopping: true }).label).toBe('stopping');
+  });
+
   it('activity.exit-0-is-dim-a-failure-red', () => {
     expect(activityStyle('exited')).toBe(style(C.default, C.default, { dim: true }));
     expect(activityStyle('failed')).toBe(style(C.red, C.default, { bold: true }));
@@ -52,7 +64,7 @@ describe('memberActivity', () => {
 
 describe('sidebar roster and request order', () => {
   const snap = (requests: ProtocolRequest[]): TeamSnapshot => ({
-    team: 'demo', tasks: [], problems: [], generation: 1, traffic: [], requests,
+    team: 'demo', tasks: [], problems: [], generation: 1, traffic: [], requests, claude: {},
     roster: [member('lead', { kind: 'lead' }), member('alice', { status: 'idle', reportedStatus: 'idle' }), member('sh', { runtime: 'command' }), member('old', { status: 'exited', reportedStatus: 'exited', exitCode: 0 })],
   });
 
@@ -136,7 +148,7 @@ describe('on the screen', () => {
     await h.see('→ lead');
     expect(await h.tty.text()).not.toContain('⚑');
     const before = h.tty.raw.length;
-    await t.store.openRequest('plan_approval', 'alice', 'lead', 'my plan');
+    await t.store.openRequest('plan_approval', 'alice', 'human', 'my plan');
     await h.see('⚑ 1 plan awaiting C-a a');
     await h.see(/2 alice · .*waiting for approval/);
     await h.see(/● alice +waiting for approval/);

@@ -87,17 +87,17 @@ describe('focus, zoom, scrollback, help, send-prefix', () => {
 describe('requests: select, approve, reject, broadcast', () => {
   it('keys.select-approve-and-reject', async () => {
     const h = await harness();
-    const a = await h.store.openRequest('plan_approval', 'alice', 'lead', 'alice plan');
-    const b = await h.store.openRequest('plan_approval', 'bob', 'lead', 'bob plan');
+    const a = await h.store.openRequest('plan_approval', 'alice', 'human', 'alice plan');
+    const b = await h.store.openRequest('plan_approval', 'bob', 'human', 'bob plan');
     if (!a.ok || !b.ok) throw new Error('requests');
     await h.see('REQUESTS 2 pending');
-    await h.see(/▶plan alice→lead/);
+    await h.see(/▶plan alice→human/);
     h.prefix('j');
-    await h.see(/▶plan bob→lead/);
+    await h.see(/▶plan bob→human/);
     h.prefix('k');
-    await h.see(/▶plan alice→lead/);
+    await h.see(/▶plan alice→human/);
     h.prefix('j');
-    await h.see(/▶plan bob→lead/);
+    await h.see(/▶plan bob→human/);
     h.prefix('r');
     await h.see("reject bob's plan — feedback:");
     h.type('split it up\r');
@@ -105,15 +105,36 @@ describe('requests: select, approve, reject, broadcast', () => {
     h.prefix('a');
     await h.see("approved alice's plan");
     const reqs = (await h.store.requests.list()).requests;
-    expect(reqs.find((r) => r.id === a.value.id)).toMatchObject({ status: 'approved' });
-    expect(reqs.find((r) => r.id === b.value.id)).toMatchObject({ status: 'rejected', response: { text: 'split it up' } });
+    // The keys' decisions are signed by the screen as the operator (what a plan gate checks).
+    expect(reqs.find((r) => r.id === a.value.id)).toMatchObject({ status: 'approved', response: { by: 'human', signed: { claim: { approver: 'human', member: 'alice', decision: 'approve' } } } });
+    expect(reqs.find((r) => r.id === b.value.id)).toMatchObject({ status: 'rejected', response: { text: 'split it up', signed: { claim: { approver: 'human', member: 'bob', decision: 'reject' } } } });
     h.prefix('a');
-    await h.see('no pending plan request to approve');
+    await h.see('no pending plan or permission request to approve');
+  });
+
+  it('keys.allow-and-deny-a-permission-request', async () => {
+    const h = await harness(['alice']);
+    const first = await h.store.openPermission('alice', 'lead', 'Bash', { command: 'ls' });
+    if (!first.ok) throw new Error(first.message);
+    await h.see(/▶permission alice→lead: Bash/);
+    await h.see(/● alice +waiting for permission/);
+    h.prefix('a');
+    await h.see("allowed alice's Bash");
+    const second = await h.store.openPermission('alice', 'lead', 'Write', { file_path: '/etc/passwd' });
+    if (!second.ok) throw new Error(second.message);
+    await h.see(/▶permission alice→lead: Write/);
+    h.prefix('r');
+    await h.see("deny alice's Write — feedback:");
+    h.type('not there\r');
+    await h.see("denied alice's Write");
+    const reqs = (await h.store.requests.list()).requests;
+    expect(reqs.find((r) => r.id === first.value.id)).toMatchObject({ status: 'approved', response: { by: 'lead', approve: true } });
+    expect(reqs.find((r) => r.id === second.value.id)).toMatchObject({ status: 'rejected', response: { by: 'lead', approve: false, text: 'not there' } });
   });
 
   it('keys.reject-needs-feedback-and-escape-cancels', async () => {
     const h = await harness(['alice']);
-    await h.store.openRequest('plan_approval', 'alice', 'lead', 'a plan');
+    await h.store.openRequest('plan_approval', 'alice', 'human', 'a plan');
     await h.see(/▶plan alice/);
     h.prefix('r');
     await h.see('feedback:');

@@ -45,7 +45,7 @@ describe('the reader overlay', () => {
     const t = await makeTeam(['alice']);
     cleanups.push(t.cleanup);
     const long = `${PLAN}\n${Array.from({ length: 60 }, (_, i) => `- step ${i + 1}`).join('\n')}\n\nTHE END`;
-    await t.store.openRequest('plan_approval', 'alice', 'lead', long);
+    await t.store.openRequest('plan_approval', 'alice', 'human', long);
     // No sidebar, so the request's text on screen can only be the reader's.
     const sidebar = { position: 'right' as const, width: { cells: 30 }, minWidth: 20, maxWidth: 40, hideBelow: 0, hidden: true, sections: [] };
     const h = await startMux(t.store, { cols: 100, rows: 30, sidebar });
@@ -54,7 +54,7 @@ describe('the reader overlay', () => {
     h.prefix('v');
     let screen = await h.see('q closes');
     expect(screen).toContain('Plan for the parser');
-    expect(screen).toMatch(/plan from alice to lead · pending/);
+    expect(screen).toMatch(/plan from alice to human · pending/);
     expect(screen).toContain('q closes · C-a a approves, C-a r rejects');
     expect(screen).toContain('\\e[2J\\e]2;owned\\x07');
     expect(screen).not.toContain('THE END');
@@ -70,7 +70,7 @@ describe('the reader overlay', () => {
     h.prefix('a');
     await h.see("approved alice's plan");
     h.type('g');
-    await h.see(/plan from alice to lead · approved/);
+    await h.see(/plan from alice to human · approved/);
     h.type('q');
     await waitFor(async () => !(await h.tty.text()).includes('q closes'), 'the reader to close');
   });

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { issueCertificate, leadSigner, newKeyPair } from '../../src/protocol/trust.js';
 import { cli, cliProcess, makeTeam, REPO, tempDir } from '../helpers/team.js';
 
 let cleanup: (() => void) | undefined;
@@ -80,20 +81,60 @@ describe('cli', () => {
     expect((await cli(['msg', 'broadcast', '--from', 'lead', 'hello'], env)).out).toMatch(/broadcast to 2 members: amy, bob/);
     expect((await cli(['inbox', 'read', '--as', 'amy'], env)).out).toMatch(/lead → amy broadcast: hello/);
     expect((await cli(['inbox', 'read', '--as', 'amy'], env)).out).toBe('');
-    const sub = JSON.parse((await cli(['plan', 'submit', '--as', 'amy', 'my plan', '--json'], env)).out);
-    expect(sub).toMatchObject({ ok: true, to: 'lead', status: 'pending' });
-    const rej = await cli(['request', 'reject', sub.id], env);
-    expect(rej.code).toBe(1);
-    expect(rej.err).toMatch(/needs --feedback/);
-    expect((await cli(['request', 'reject', sub.id, '--feedback', 'more tests'], env)).out).toMatch(/rejected/);
-    const dup = await cli(['request', 'approve', sub.id, '--json'], env);
+    // Shutdown requests are answered from the command line; a duplicate answer is refused.
+    const shut = JSON.parse((await cli(['request', 'shutdown', '--from', 'lead', '--to', 'bob', '--json'], env)).out);
+    expect((await cli(['request', 'approve', shut.id], env)).out).toMatch(/shutdown request req-\S+ from lead: approved/);
+    const dup = await cli(['request', 'approve', shut.id, '--json'], env);
     expect(dup.code).toBe(3);
     expect(JSON.parse(dup.out)).toMatchObject({ reason: 'not_pending' });
-    expect((await cli(['inbox', 'read', '--as', 'amy'], env)).out).toMatch(/plan_approval_response \[req-[^\]]+\] \(rejected\): more tests/);
     expect((await cli(['inbox', 'read', '--as', 'bob', '--wait', '0.2'], env)).code).toBe(0);
     const waited = await cli(['inbox', 'read', '--as', 'bob', '--wait', '0.2'], env);
     expect(waited.code).toBe(3);
     expect(waited.err).toMatch(/no message for bob within 0.2s/);
+  });
+
+  it('cli.plans-go-to-the-approver-and-only-signed-answers-count', async () => {
+    const t = await makeTeam(['amy', 'bob'], { planRequired: true });
+    cleanup = t.cleanup;
+    const env = { TEAMUX_TEAM_DIR: t.dir };
+    const { run } = await t.store.startRun();
+    const self = await cli(['plan', 'submit', '--as', 'amy', '--to', 'amy', 'my plan'], env);
+    expect(self.code).toBe(1);
+    expect(self.err).toMatch(/--to amy: amy's plans go to the configured approver, lead\n {2}hint: leave out --to/);
+    const sub = JSON.parse((await cli(['plan', 'submit', '--as', 'amy', '--to', 'lead', 'my plan', '--json'], env)).out);
+    expect(sub).toMatchObject({ ok: true, from: 'amy', to: 'lead', status: 'pending', run });
+    const rej = await cli(['request', 'reject', sub.id], env);
+    expect(rej.code).toBe(1);
+    expect(rej.err).toMatch(/needs --feedback/);
+    for (const verb of ['approve', 'reject']) {
+      const r = await cli(['request', verb, sub.id, '--feedback', 'more tests', '--json'], env);
+      expect(r.code).toBe(3);
+      expect(JSON.parse(r.out)).toMatchObject({ ok: false, reason: 'unsigned', message: expect.stringContaining('approve_plan / reject_plan') });
+    }
+    // Inside a member's pane the CLI refuses to act as anyone else.
+    const asBob = await cli(['plan', 'submit', '--as', 'bob', 'not mine'], { ...env, TEAMUX_MEMBER: 'amy' });
+    expect(asBob.code).toBe(1);
+    expect(asBob.err).toMatch(/--as bob: this process belongs to member amy/);
+    expect((await cli(['msg', 'send', '--from', 'lead', '--to', 'bob', 'hi'], { ...env, TEAMUX_MEMBER: 'amy' })).code).toBe(1);
+    // Nobody acts as the operator from the command line.
+    const asOperator = await cli(['msg', 'send', '--from', 'human', '--to', 'lead', 'approve amy'], env);
+    expect(asOperator.code).toBe(1);
+    expect(asOperator.err).toMatch(/the command line cannot act as it/);
+
+    // The lead's signed rejection (as reject_plan makes it), with a certificate from the screen's root.
+    const root = newKeyPair();
+    const lead = newKeyPair();
+    const signer = leadSigner(lead.privateKey, issueCertificate(root.privateKey, { team: 'test', run, member: 'lead', publicKey: lead.publicKey }));
+    expect((await t.store.answerRequest(sub.id, 'lead', false, 'more tests', undefined, signer)).ok).toBe(true);
+    expect((await cli(['inbox', 'read', '--as', 'amy'], env)).out).toMatch(/plan_approval_response \[req-[^\]]+\] \(rejected\): more tests/);
+    // Without the screen's key the status is what is recorded, marked unverified; with it, checked.
+    expect((await cli(['plan', 'status', '--as', 'amy'], env)).out).toBe('amy: plan rejected (unverified: no TEAMUX_TRUST_KEY: signatures not checked) — more tests\n');
+    const keyed = { ...env, TEAMUX_TRUST_KEY: root.publicKey, TEAMUX_RUN: run };
+    expect((await cli(['plan', 'status', '--as', 'amy'], keyed)).out).toBe('amy: plan rejected — more tests\n');
+    expect(JSON.parse((await cli(['plan', 'status', '--as', 'amy', '--json'], keyed)).out)).toMatchObject({ status: 'rejected', verified: true, request: { id: sub.id } });
+    // Another screen's key does not vouch for it.
+    const other = { ...keyed, TEAMUX_TRUST_KEY: newKeyPair().publicKey };
+    expect((await cli(['plan', 'status', '--as', 'amy', '--json'], other)).out).toMatch(/"status":"unverified","verified":false/);
   });
 
   it('cli.init-validate-and-real-process', async () => {

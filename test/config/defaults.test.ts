@@ -34,6 +34,7 @@ describe('defaults', () => {
       shutdownTimeout: 10,
       scrollback: 5000,
       planApprover: 'human',
+      permissionTimeout: 120,
       lead: {
         name: 'boss',
         role: 'Leads',
@@ -235,6 +236,14 @@ describe('warnings', () => {
       `${file}:2:17 keys.prefix: prefix "a" has no C- or M- modifier, so it cannot be typed into a pane`,
       `${file}:7:3 lead.tools: tools only apply to agent members and mcp: true members`,
     ]);
+  });
+  test('plan_approver: lead with a command lead and a plan to approve is a warning', () => {
+    const file = writeLayout(lines('name: demo', 'plan_approver: lead', 'lead: { name: boss, role: r, command: sh }', 'teammates:', '  - { name: ann, role: r, agent: true, plan_required: true }'));
+    expect(loaded(loadLayout(file)).warnings).toEqual([
+      `${file}:2:16 plan_approver: plan_approver: lead needs an agent lead: a command lead cannot sign plan decisions, so no plan could be approved (use plan_approver: human)`,
+    ]);
+    const agentLead = writeLayout(lines('name: demo', 'plan_approver: lead', 'lead: { name: boss, role: r, agent: true }', 'teammates:', '  - { name: ann, role: r, agent: true, plan_required: true }'));
+    expect(loaded(loadLayout(agentLead)).warnings).toEqual([]);
   });
 });
 

@@ -45,7 +45,7 @@ describe('the offline demo (e2e)', () => {
     process.stdout.write(`README command \`${command}\`: the screen opened in ${openMs} ms\n`);
     // The README promises the screen within 10 s of npm ci; the bound is generous for a loaded CI.
     expect(openMs).toBeLessThan(20_000);
-    await d.waitFor(/▶plan alice→lead/, 'alice\'s plan request', 60_000);
+    await d.waitFor(/▶plan alice→human/, 'alice\'s plan request', 60_000);
     await d.keys('C-a', 'a');
     const dir = path.join(demoDir, '.teamux', 'demo');
     const opened = await TeamStore.open(dir);
@@ -61,7 +61,7 @@ describe('the offline demo (e2e)', () => {
     expect(tasks.map((t) => [t.id, t.blockedBy])).toEqual([['1', []], ['2', []], ['3', ['1', '2']], ['4', ['3']]]);
     expect(new Set(tasks.map((t) => t.owner))).toEqual(new Set(['alice', 'bob']));
     const plan = (await store.requests.list()).requests.find((r) => r.type === 'plan_approval');
-    expect(plan).toMatchObject({ from: 'alice', status: 'approved', response: { by: 'lead' } });
+    expect(plan).toMatchObject({ from: 'alice', to: 'human', status: 'approved', response: { by: 'human', signed: { claim: { approver: 'human', decision: 'approve' } } } });
     // Results and idle notifications reached the lead as separate messages.
     const { events } = await store.events.read();
     const toLead = events.filter((e) => e.type === 'message_sent' && e.to === 'lead').map((e) => `${String(e.from)}:${String(e.messageType)}`);

@@ -1,6 +1,6 @@
 // End-to-end: `teamux start` inside a real tmux server on a private socket, driven with send-keys
 // and read with capture-pane, on the scripted example team (members use the protocol via the CLI).
-import { cpSync, existsSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TeamStore } from '../../src/store/team.js';
@@ -61,7 +61,7 @@ describe('teamux start (e2e in tmux)', () => {
     const d = await startMux(t.layout);
     // Every pane shows its process's output.
     await d.waitFor((s) => s.includes('[lead] watching the inbox') && s.includes('[alice] waiting for approval') && s.includes('[bob]'), 'all three panes');
-    await d.waitFor(/▶plan alice→lead/, 'alice\'s plan request in the sidebar');
+    await d.waitFor(/▶plan alice→human/, 'alice\'s plan request in the sidebar');
     // A task added from another process appears in the sidebar.
     const add = await cliProcess(['task', 'add', '--subject', 'Sidebar canary task', '--team-dir', t.teamDir]);
     expect(add.code, add.err).toBe(0);
@@ -71,7 +71,7 @@ describe('teamux start (e2e in tmux)', () => {
     await d.waitFor(/\[alice\] plan approved/, 'alice to see the approval');
     const store = await open(t.teamDir);
     const plans = (await store.requests.list()).requests.filter((r) => r.type === 'plan_approval');
-    expect(plans).toMatchObject([{ from: 'alice', to: 'lead', status: 'approved', response: { by: 'lead', approve: true } }]);
+    expect(plans).toMatchObject([{ from: 'alice', to: 'human', status: 'approved', response: { by: 'human', approve: true, signed: { claim: { member: 'alice', approver: 'human', decision: 'approve' } } } }]);
     // A broadcast reaches every inbox and is never typed into a pane.
     await d.keys('C-a', 'b');
     await d.waitFor(/broadcast:/, 'the broadcast prompt');
@@ -99,10 +99,67 @@ describe('teamux start (e2e in tmux)', () => {
     for (const pid of pids) expect(pidAlive(pid), `pid ${pid}`).toBe(false);
   }, 90_000);
 
+  it('requests belong to a run: after a restart old requests are expired and alice waits for a new approval', async () => {
+    const t = scriptedTeam();
+    const first = await startMux(t.layout);
+    await first.waitFor(/▶plan alice→human/, 'alice\'s plan request');
+    // A plan request nobody answers in this run.
+    const left = await cliProcess(['plan', 'submit', '--as', 'bob', 'left pending', '--team-dir', t.teamDir]);
+    expect(left.code, left.err).toBe(0);
+    await first.waitFor(/plan bob→human/, 'bob\'s plan request');
+    await first.keys('C-a', 'a');
+    await first.waitFor(/\[alice\] plan approved/, 'alice to see the approval');
+    await first.keys('C-a', 'q');
+    await first.waitFor(/TEAMUX-EXIT=0/, 'teamux to exit');
+    const store = await open(t.teamDir);
+    const run1 = (await store.config()).run;
+
+    const second = await startMux(t.layout);
+    await second.waitFor((s) => s.includes('[alice] waiting for approval'), 'alice to wait again');
+    await second.waitFor(/▶plan alice→human/, 'alice\'s new plan request');
+    // bob's plan of the first run is not pending any more (its shutdown answer to human may still be in the mail).
+    expect(await second.screen()).not.toMatch(/plan bob→human/);
+    expect(await second.screen()).not.toMatch(/\[alice\] plan approved/);
+    const cfg = await store.config();
+    expect(cfg.run).not.toBe(run1);
+    const plans = (await store.requests.list()).requests.filter((r) => r.type === 'plan_approval');
+    expect(plans.map((r) => [r.from, r.run === run1 ? 'run1' : 'run2', r.status])).toEqual([['alice', 'run1', 'approved'], ['bob', 'run1', 'expired'], ['alice', 'run2', 'pending']]);
+    const { events } = await store.events.read();
+    expect(events.filter((e) => e.type === 'request_expired').map((e) => e.from)).toEqual(['bob']);
+    await second.keys('C-a', 'q');
+    await second.waitFor(/TEAMUX-EXIT=0/, 'teamux to exit');
+  }, 120_000);
+
+  it('plan_approver lead: the agent lead enrols its key with the screen, and C-a a cannot answer for the lead', async () => {
+    const { layout, dir } = layoutFile('leadapp', [
+      'name: leadapp', 'plan_approver: lead',
+      'lead: { name: lead, role: approves plans, agent: true }',
+      'teammates:', '  - { name: alice, role: needs a plan, agent: true, plan_required: true }', '',
+    ].join('\n'));
+    mkdirSync(path.join(dir, 'scripts'));
+    writeFileSync(path.join(dir, 'scripts', 'lead.yaml'), 'idle_reply: "(the lead reads its inbox)"\nsteps: []\n');
+    writeFileSync(path.join(dir, 'scripts', 'alice.yaml'), 'idle_reply: "(alice waits)"\nsteps: []\n');
+    const d = await startMux(layout, 160, 45, { ANTHROPIC_API_KEY: '' });
+    const teamDir = path.join(dir, '.teamux', 'leadapp');
+    const store = await open(teamDir);
+    await waitFor(() => existsSync(store.paths.log) && /certified lead's key [0-9a-f]{16} for run run-/.test(readFileSync(store.paths.log, 'utf8')), 'the lead\'s enrolment', 30_000).catch(async (err: Error) => {
+      throw new Error(`${err.message}\n${await d.screen()}`);
+    });
+    expect(readFileSync(store.paths.log, 'utf8')).not.toMatch(/refused the enrolment|plan approvals disabled/);
+    const sub = await cliProcess(['plan', 'submit', '--as', 'alice', 'my plan', '--team-dir', teamDir]);
+    expect(sub.code, sub.err).toBe(0);
+    await d.waitFor(/plan alice→lead/, 'alice\'s plan request to the lead');
+    await d.keys('C-a', 'a');
+    await d.waitFor(/could not approve: .*must be signed by lead/, 'the screen to say the lead answers');
+    expect((await store.requests.list()).requests.find((r) => r.type === 'plan_approval')).toMatchObject({ to: 'lead', status: 'pending' });
+    await d.keys('C-a', 'q');
+    await d.waitFor(/TEAMUX-EXIT=0/, 'teamux to exit', 30_000);
+  }, 90_000);
+
   it('the reject key sends feedback and the teammate resubmits', async () => {
     const t = scriptedTeam();
     const d = await startMux(t.layout);
-    await d.waitFor(/▶plan alice→lead/, 'alice\'s plan request');
+    await d.waitFor(/▶plan alice→human/, 'alice\'s plan request');
     await d.keys('C-a', 'r');
     await d.waitFor(/reject alice's plan — feedback:/, 'the feedback prompt');
     await d.type('split step 2 in two');
@@ -190,7 +247,7 @@ describe('teamux start (e2e in tmux)', () => {
     // Help lists every binding.
     await d.keys('C-a', '?');
     const help = await d.waitFor(/teamux keys/, 'the help overlay');
-    for (const line of ['approve the selected plan', 'broadcast to every inbox', 'shut down every teammate']) expect(help).toContain(line);
+    for (const line of ['approve / allow the request', 'broadcast to every inbox', 'shut down every teammate']) expect(help).toContain(line);
     await d.keys('x');
     await d.waitFor((s) => !s.includes('teamux keys'), 'the overlay to close');
     await d.keys('C-a', 'q', 'C-a', 'q');
@@ -238,5 +295,9 @@ describe('programs in a pane look as they do in plain tmux', () => {
 
   it('less', async () => {
     await compare('less -S long.txt', /^line 027 of the less fixture/m);
+  }, 60_000);
+
+  it('wide characters: emoji, ZWJ sequences, flags, variation selectors, combining marks, CJK', async () => {
+    await compare('cat widths.txt', /^END-OF-WIDTHS/m);
   }, 60_000);
 });

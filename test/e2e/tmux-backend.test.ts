@@ -55,17 +55,22 @@ describe('tmux backend (e2e)', () => {
     await d.waitFor((s) => s.includes('[alice] waiting for approval') && s.includes(' 3 sh · '), 'the team under tmux');
     expect(await tmux(teamSocket, ['list-sessions', '-F', '#{session_name}'])).toBe('tmuxteam\n');
 
-    // SIGKILL the TUI: the members keep running and keep writing to the team folder.
+    // The screen signs the human's approval; the command line cannot.
     const opened = await TeamStore.open(teamDir);
     if (!opened.ok) throw new Error(opened.error.message);
     const store = opened.store;
+    const req = (await store.requests.list()).requests.find((r) => r.type === 'plan_approval')!;
+    const unsigned = await cliProcess(['request', 'approve', req.id, '--team-dir', teamDir]);
+    expect(unsigned.code).toBe(3);
+    expect(unsigned.err).toMatch(/refused \(unsigned\)/);
+    await d.keys('C-a', 'a');
+    await d.waitFor(/\[alice\] plan approved/, 'alice to see the approval');
+
+    // SIGKILL the TUI: the members keep running and keep writing to the team folder.
     const pids = Object.fromEntries((await store.roster()).map((m) => [m.name, m.pid!]));
     process.kill(tuiPid(d), 'SIGKILL');
     await d.waitFor(/TEAMUX-EXIT=137/, 'the TUI to die');
     for (const [name, pid] of Object.entries(pids)) expect(alive(pid), name).toBe(true);
-    const req = (await store.requests.list()).requests.find((r) => r.type === 'plan_approval')!;
-    const ok = await cliProcess(['request', 'approve', req.id, '--team-dir', teamDir]);
-    expect(ok.code, ok.err).toBe(0);
     await waitFor(async () => (await store.tasks.snapshot()).tasks.every((t) => t.status === 'completed'), 'alice to finish both tasks with no TUI', 60_000);
 
     // Attach: the panes show their current screens, with the sidebar.

@@ -4,6 +4,7 @@
 import { PassThrough } from 'node:stream';
 import { Multiplexer, type MemberLaunch, type MuxOptions } from '../../src/app/multiplexer.js';
 import { buildKeyTable } from '../../src/keys/keymap.js';
+import { newKeyPair, rootSigner } from '../../src/protocol/trust.js';
 import { defaultBindings } from '../../src/app/actions.js';
 import type { TeamStore } from '../../src/store/team.js';
 import { PaneTerminal } from '../../src/vt/terminal.js';
@@ -65,6 +66,8 @@ export async function startMux(store: TeamStore, opts: Partial<MuxOptions> & { c
   const keys = buildKeyTable('C-a', {}, defaultBindings());
   if (!keys.ok) throw new Error(keys.message);
   const cfg = await store.config();
+  // The screen signs the operator's plan decisions with its root key, as `teamux start` sets it up.
+  store.decisionSigner ??= rootSigner(newKeyPair().privateKey);
   const mux = new Multiplexer({
     store, host, team: cfg.name, lead: cfg.members.find((m) => m.kind === 'lead')!.name,
     layout: 'main-vertical', mainSize: { percent: 50 },

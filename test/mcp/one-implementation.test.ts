@@ -29,8 +29,9 @@ async function scenario(fe: FrontEnd): Promise<void> {
   await fe.call('bob', 'task_claim', { id: '2' });
   await fe.call('alice', 'send_message', { to: 'bob', text: 'the design is in docs/' });
   await fe.call('lead', 'broadcast', { text: 'standup at ten' });
-  const plan = await fe.call('bob', 'submit_plan', { plan: '1. build 2. test' });
-  await fe.call('lead', 'approve_plan', { request_id: plan, feedback: 'go' });
+  // Plan answers need a signing key none of these front ends has (docs/protocol.md §12): the plan stays
+  // pending; their refusal is tested in test/cli, test/agent/attack.test.ts and test/mcp/tools.test.ts.
+  await fe.call('bob', 'submit_plan', { plan: '1. build 2. test' });
   await fe.call('lead', 'request_shutdown', { to: 'alice', reason: 'done' });
 }
 
@@ -39,6 +40,8 @@ const REQ = /req-[a-z0-9-]+/;
 /** The team folder's state with ids and times masked. */
 async function state(store: TeamStore): Promise<unknown> {
   const mask = (v: unknown): unknown => JSON.parse(JSON.stringify(v), (k, x: unknown) => {
+    // Each front end is its own process, so a claim's holding process differs (§7 of docs/protocol.md).
+    if (k === 'holder' && x !== null) return '<holder>';
     if (typeof x !== 'string') return x;
     if (/^\d{4}-\d\d-\d\dT/.test(x)) return '<time>';
     if (/^msg-/.test(x)) return '<msg>';

@@ -8,7 +8,7 @@ import type { MemberView } from '../../src/store/team.js';
 
 const NOW = '2026-01-01T10:20:30.000Z';
 function request(from: string, type: ProtocolRequest['type'], status: ProtocolRequest['status']): ProtocolRequest {
-  return { version: 1, id: `req-${from}-${type}`, type, from, to: 'lead', status, body: 'b', createdAt: NOW, resolvedAt: null, response: null };
+  return { version: 2, id: `req-${from}-${type}`, type, run: 'run-1', from, to: 'lead', status, body: 'b', createdAt: NOW, resolvedAt: null, response: null, expiredReason: null };
 }
 function member(name: string, reportedStatus: MemberView['reportedStatus']): MemberView {
   return { name, role: 'r', kind: 'teammate', status: 'idle', pid: 1, pidStart: null, joinedAt: null, exitCode: null, planRequired: true, planApprover: 'lead', tools: null, runtime: 'command', reportedStatus, heartbeatAt: null };

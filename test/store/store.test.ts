@@ -1,6 +1,7 @@
 // The team store on one process: tasks and their DAG, inboxes and cursors, requests, liveness, files.
 import { appendFileSync, statSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { issueCertificate, leadSigner, newKeyPair } from '../../src/protocol/trust.js';
 import { makeTeam } from '../helpers/team.js';
 
 let cleanup: (() => void) | undefined;
@@ -169,8 +170,12 @@ describe('requests', () => {
     expect(leadMsgs).toMatchObject([{ type: 'plan_approval_request', request_id: r.value.id, text: 'my plan' }]);
     expect(await s.answerRequest(r.value.id, 'bob', true, '')).toMatchObject({ ok: false, reason: 'wrong_responder' });
     expect(await s.answerRequest(r.value.id, 'lead', true, 'ship it', 'shutdown_response')).toMatchObject({ ok: false, reason: 'type_mismatch' });
-    expect(await s.answerRequest(r.value.id, 'lead', false, 'add tests')).toMatchObject({ ok: true, value: { status: 'rejected' } });
-    expect(await s.answerRequest(r.value.id, 'lead', true, 'ok')).toMatchObject({ ok: false, reason: 'not_pending' });
+    // A plan decision must be signed: the lead's signer is its key with a certificate from the screen's root.
+    expect(await s.answerRequest(r.value.id, 'lead', false, 'add tests')).toMatchObject({ ok: false, reason: 'unsigned' });
+    const lead = newKeyPair();
+    const signer = leadSigner(lead.privateKey, issueCertificate(newKeyPair().privateKey, { team: 'test', run: '', member: 'lead', publicKey: lead.publicKey }));
+    expect(await s.answerRequest(r.value.id, 'lead', false, 'add tests', undefined, signer)).toMatchObject({ ok: true, value: { status: 'rejected', response: { signed: { claim: { decision: 'reject' } } } } });
+    expect(await s.answerRequest(r.value.id, 'lead', true, 'ok', undefined, signer)).toMatchObject({ ok: false, reason: 'not_pending' });
     const amy = (await s.mail.read('amy')).messages;
     expect(amy).toMatchObject([{ type: 'plan_approval_response', request_id: r.value.id, payload: { approve: false, feedback: 'add tests' } }]);
   });

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// Benchmark: the Stop hook with nothing to deliver (what every idle Claude Code turn pays), against
+// `node -e 0` (bare Node start-up) and `teamux --version` (the CLI's own start-up), in the same run.
+// Goal: median Stop hook < 150 ms. Prints medians and ratios; run after `npx tsc`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { initTeam } from '../dist/store/init.js';
+
+const RUNS = Number(process.env.RUNS ?? 25);
+const bin = fileURLToPath(new URL('../bin/teamux', import.meta.url));
+const root = mkdtempSync(path.join(tmpdir(), 'teamux-bench-hook-'));
+const teamDir = path.join(root, '.teamux', 'bench');
+const member = (name, kind) => ({ name, role: name, kind, runtime: kind === 'lead' ? 'command' : 'claude', planRequired: false, planApprover: null, tools: null });
+await initTeam(teamDir, { name: 'bench', root, layoutFile: null, members: [member('lead', 'lead'), member('amy', 'teammate')], seedTasks: [] });
+const stdin = JSON.stringify({ hook_event_name: 'Stop', session_id: 's', transcript_path: '/nonexistent', cwd: root, stop_hook_active: false, last_assistant_message: '' });
+
+function time(args, input) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { input, encoding: 'utf8' });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const rows = { 'node -e 0': [], 'teamux --version': [], 'teamux hook Stop (nothing to deliver)': [] };
+// Interleaved, so machine load hits all three alike.
+for (let i = 0; i < RUNS; i++) {
+  rows['node -e 0'].push(time(['-e', '0']));
+  rows['teamux --version'].push(time([bin, '--version']));
+  rows['teamux hook Stop (nothing to deliver)'].push(time([bin, 'hook', 'Stop', '--as', 'amy', '--team-dir', teamDir], stdin));
+}
+// The detached bookkeeping of each Stop (idle_notification to the lead) finishes before the folder goes.
+const leadInbox = path.join(teamDir, 'inboxes', 'lead.jsonl');
+const notified = () => (existsSync(leadInbox) ? readFileSync(leadInbox, 'utf8').split('idle_notification').length - 1 : 0);
+for (const deadline = Date.now() + 120_000; notified() < RUNS && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+if (notified() < RUNS) console.error(`warning: only ${notified()} of ${RUNS} idle notifications arrived`);
+rmSync(root, { recursive: true, force: true });
+const ref = median(rows['node -e 0']);
+console.log(`Stop hook benchmark, ${RUNS} runs each (median ms, ratio to node -e 0):`);
+for (const [name, xs] of Object.entries(rows)) console.log(`  ${name.padEnd(40)} ${median(xs).toFixed(1).padStart(7)} ms  ${(median(xs) / ref).toFixed(2)}x`);
+const stop = median(rows['teamux hook Stop (nothing to deliver)']);
+console.log(`  goal: Stop hook median < 150 ms: ${stop < 150 ? 'met' : 'NOT met'} (${stop.toFixed(1)} ms; ${(stop - ref).toFixed(1)} ms above bare node, which took ${ref.toFixed(1)} ms here)`);

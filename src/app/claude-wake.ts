@@ -1,0 +1,115 @@
+/**
+ * Waking an idle Claude Code member: a message for it is typed into its pane (bracketed paste, then
+ * Enter) only while its hooks report it idle at its prompt, never mid-turn. It takes the same cursor
+ * lock as the member's Stop hook, so each message is handed over once, by one of them, and the
+ * cursor moves only after the text was written to the pane. Also ends a Claude Code member once it
+ * approved a shutdown (it does not exit by itself). Owns folder watches on the inboxes, the activity
+ * records and the requests, released by dispose().
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import { wakeText } from '../claude/hook-answers.js';
+import type { Disposable } from '../host/types.js';
+import { readClaudeActivity, updateClaudeActivity } from '../store/claude.js';
+import { ensureDir } from '../store/fsx.js';
+import { withLock } from '../store/lock.js';
+import { terminate } from './shutdown.js';
+import type { TeamStore } from '../store/team.js';
+
+/** What the wake needs of a pane. */
+export interface WakeTarget {
+  exited(): boolean;
+  write(data: string): void;
+}
+
+/** Bracketed paste around `text`, then Enter: Claude Code takes it as one prompt, newlines and all. */
+export function pasteAndSubmit(text: string): string {
+  // A teammate's text cannot end the paste early, press keys or send escape sequences: control
+  // characters other than newline and tab are dropped.
+  return `\x1b[200~${text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, '')}\x1b[201~\r`;
+}
+
+/** Hand unread messages to `member` through its pane if it is idle; true when something was typed. */
+export async function wakeIfIdle(store: TeamStore, member: string, target: WakeTarget): Promise<boolean> {
+  if (target.exited() || (await readClaudeActivity(store.paths, member))?.state !== 'idle') return false;
+  return withLock(store.paths.cursor(member, member), async () => {
+    // Checked again under the lock: a Stop hook may have handed the messages over meanwhile.
+    if (target.exited() || (await readClaudeActivity(store.paths, member))?.state !== 'idle') return false;
+    const unread = await store.mail.unread(member, member);
+    if (unread.messages.length === 0) return false;
+    target.write(pasteAndSubmit(wakeText(unread.messages)));
+    await store.mail.commit(member, member, unread.next);
+    await updateClaudeActivity(store.paths, member, { state: 'working' });
+    return true;
+  });
+}
+
+/** What ending a member needs of its pane. */
+export interface EndTarget extends WakeTarget {
+  name: string;
+  speaksProtocol: boolean;
+  waitExit(timeoutMs: number): Promise<boolean>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/**
+ * Claude Code does not exit after approving a shutdown, whoever asked (the lead through its tools, or
+ * the operator): a shutdown request to a running Claude Code member that it approved after its process
+ * started ends the process (SIGTERM, then SIGKILL). Returns the members it ended.
+ */
+export async function endApprovedShutdowns(store: TeamStore, targets: readonly EndTarget[], startedAt: (member: string) => number, graceMs: number): Promise<string[]> {
+  const running = targets.filter((t) => !t.exited());
+  if (running.length === 0) return [];
+  const { requests } = await store.requests.list();
+  const ended: string[] = [];
+  await Promise.all(running.map(async (t) => {
+    const approved = requests.some((r) => r.type === 'shutdown' && r.to === t.name && r.status === 'approved' && Date.parse(r.resolvedAt ?? '') >= startedAt(t.name));
+    if (!approved) return;
+    ended.push(t.name);
+    store.log.info(`${t.name} approved a shutdown request: ending its process`);
+    await terminate(t, () => undefined, graceMs);
+  }));
+  return ended;
+}
+
+/** Watch the team folder and wake the named Claude Code members as messages arrive for them while idle. */
+export async function watchClaudeWake(store: TeamStore, members: readonly string[], targetOf: (member: string) => WakeTarget | undefined, end?: { targetOf: (member: string) => EndTarget | undefined; startedAt: (member: string) => number; graceMs: number }): Promise<Disposable> {
+  await ensureDir(store.paths.inboxes);
+  await ensureDir(store.paths.claude);
+  let running = false;
+  let again = false;
+  const check = async (): Promise<void> => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        for (const m of members) {
+          const target = targetOf(m);
+          if (!target) continue;
+          await wakeIfIdle(store, m, target).catch((err: unknown) => store.log.warn(`waking ${m} failed: ${(err as Error).message}`));
+        }
+        if (end) {
+          const targets = members.map((m) => end.targetOf(m)).filter((t): t is EndTarget => t !== undefined);
+          // Not awaited: ending takes up to the grace period, and waking the others must not wait for it.
+          void endApprovedShutdowns(store, targets, end.startedAt, end.graceMs).catch((err: unknown) => store.log.warn(`ending a member failed: ${(err as Error).message}`));
+        }
+      } while (again);
+    } finally {
+      running = false;
+    }
+  };
+  const watchers: FSWatcher[] = [];
+  await ensureDir(store.paths.requests);
+  for (const dir of [store.paths.inboxes, store.paths.claude, store.paths.requests]) {
+    const w = watch(dir, (_e, file) => {
+      if (file === null || !/\.(lock|tmp)$|\.lock\//.test(file)) void check();
+    });
+    w.on('error', () => w.close());
+    watchers.push(w);
+  }
+  void check();
+  return { dispose: () => watchers.forEach((w) => w.close()) };
+}

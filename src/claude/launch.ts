@@ -1,0 +1,100 @@
+/**
+ * How teamux runs Claude Code in a member's pane, as pure functions of the member and the team: the
+ * per-member settings file (teamux's hooks, `permissions.allow: ["mcp__teamux"]`, the statusLine),
+ * the MCP config naming the `teamux` server, the argv (`--settings`, `--mcp-config`,
+ * `--append-system-prompt`, model and permission mode) and the environment. Nothing here touches
+ * the disk; src/store/claude.ts writes the two files into the team folder, never into the user's
+ * own Claude Code settings or the project's .claude/.
+ */
+import type { NormalizedClaude } from '../config/normalize.js';
+import type { ClaudePermissionMode } from '../config/schema.js';
+import { shellQuote } from '../host/tmux/quote.js';
+import { mcpClientConfig, type McpClientConfig } from '../mcp/config.js';
+
+/** The hook events teamux listens to, as Claude Code names them. */
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'Notification', 'Stop', 'SessionEnd'] as const;
+/** One hook event teamux handles. */
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+/** The pseudo-event for Claude Code's statusLine command. */
+export const STATUS_LINE = 'StatusLine';
+
+/** The tools the plan gate's PreToolUse hook is registered for (the hook itself checks again). */
+export const GATED_TOOL_MATCHER = 'Bash|Write|Edit|MultiEdit|NotebookEdit';
+
+/** What the files and argv are built from. */
+export interface ClaudeMemberContext {
+  member: string;
+  teamDir: string;
+  /** Absolute path of the teamux launcher (bin/teamux). */
+  teamuxBin: string;
+  /** Absolute path of the node binary that runs it. */
+  node: string;
+  /** Seconds a permission request waits for an answer from teamux. */
+  permissionTimeout: number;
+}
+
+/** The shell command Claude Code runs for a hook (it goes through sh -c). */
+export function hookCommand(ctx: ClaudeMemberContext, event: string): string {
+  const extra = event === 'PermissionRequest' ? ['--permission-timeout', String(ctx.permissionTimeout)] : [];
+  return [ctx.node, ctx.teamuxBin, 'hook', event, '--as', ctx.member, '--team-dir', ctx.teamDir, ...extra].map(shellQuote).join(' ');
+}
+
+/** The settings file passed with --settings: teamux's hooks, the MCP allow rule and the status line. */
+export function claudeSettings(ctx: ClaudeMemberContext): Record<string, unknown> {
+  const hook = (event: string, timeout = 30): { type: 'command'; command: string; timeout: number } => ({ type: 'command', command: hookCommand(ctx, event), timeout });
+  const hooks: Record<string, unknown[]> = {};
+  for (const event of HOOK_EVENTS) {
+    if (event === 'PreToolUse') hooks[event] = [{ matcher: GATED_TOOL_MATCHER, hooks: [hook(event)] }];
+    // The hook waits up to permission_timeout itself and then steps aside; Claude's own limit is later.
+    else if (event === 'PermissionRequest') hooks[event] = [{ matcher: '*', hooks: [hook(event, Math.ceil(ctx.permissionTimeout) + 30)] }];
+    else hooks[event] = [{ hooks: [hook(event)] }];
+  }
+  return {
+    hooks,
+    permissions: { allow: ['mcp__teamux'] },
+    statusLine: { type: 'command', command: hookCommand(ctx, STATUS_LINE), padding: 0 },
+  };
+}
+
+/** The MCP config passed with --mcp-config: the team's `teamux mcp` server, speaking as this member (the same file `mcp: true` members get). */
+export function claudeMcpConfig(ctx: ClaudeMemberContext): McpClientConfig {
+  return mcpClientConfig(ctx.teamDir, ctx.member, ctx.teamuxBin);
+}
+
+/** Claude Code's name for a layout permission mode (its interactive default is `auto`; ours is the classic prompt). */
+export function cliPermissionMode(mode: ClaudePermissionMode): string {
+  return mode === 'default' ? 'manual' : mode;
+}
+
+/** The argv after `claude`: the member's own args first, then teamux's (so teamux's --settings is the last one, the one that counts). */
+export function claudeArgs(opts: NormalizedClaude, files: { settings: string; mcp: string }, systemPrompt: string): string[] {
+  const args = [...opts.args, '--settings', files.settings, '--mcp-config', files.mcp, '--append-system-prompt', systemPrompt, '--permission-mode', cliPermissionMode(opts.permissionMode)];
+  if (opts.model) args.push('--model', opts.model);
+  return args;
+}
+
+/** The environment Claude Code runs with: the member's, teamux's, never the auto-updater, never tmux's. */
+export function claudeEnv(base: Record<string, string>, member: string, teamDir: string, demoUrl: string | undefined): Record<string, string> {
+  const env: Record<string, string> = { ...base, TEAMUX_TEAM_DIR: teamDir, TEAMUX_MEMBER: member, DISABLE_AUTOUPDATER: '1' };
+  // It would take itself to be inside tmux and drive the user's server.
+  delete env.TMUX;
+  delete env.TMUX_PANE;
+  if (demoUrl) {
+    // The offline demo model tells members apart by the URL path; nothing may leave the machine.
+    env.ANTHROPIC_BASE_URL = `${demoUrl.replace(/\/+$/, '')}/m/${member}`;
+    env.ANTHROPIC_API_KEY = DEMO_API_KEY;
+    env.CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = '1';
+  }
+  return env;
+}
+
+/** The key Claude Code sends to the offline demo model (16 characters: stored whole in .claude.json). */
+export const DEMO_API_KEY = 'teamux-demo-key0';
+
+/**
+ * The `.claude.json` of a demo HOME inside the team folder: onboarding done, the demo key approved,
+ * the member's folder trusted, so no dialog stands between the demo and its script.
+ */
+export function demoClaudeJson(cwd: string): Record<string, unknown> {
+  return { hasCompletedOnboarding: true, customApiKeyResponses: { approved: [DEMO_API_KEY], rejected: [] }, projects: { [cwd]: { hasTrustDialogAccepted: true } } };
+}

@@ -1,0 +1,65 @@
+/**
+ * From a layout's `agent: { cli: claude }` member to what the multiplexer launches: the claude binary
+ * with the generated settings and MCP config, the identity block teamux's own agent gets (built from
+ * the layout's roster) appended to Claude Code's system prompt, and Claude Code's environment. The
+ * files themselves are written by `prepareClaudeMembers` before any pane starts.
+ */
+import type { NormalizedLayout, NormalizedMember } from '../config/index.js';
+import { CLAUDE_PROGRAM, findProgram } from '../config/checks.js';
+import { existsSync } from 'node:fs';
+import { defaultKickoff } from '../agent/options.js';
+import { identityBlock, systemPrompt } from '../agent/prompt.js';
+import { claudeArgs, claudeEnv, claudeMcpConfig, claudeSettings, demoClaudeJson, type ClaudeMemberContext } from '../claude/launch.js';
+import type { Member, TeamConfig } from '../protocol/types.js';
+import { claudeFilesOf, writeClaudeFiles } from '../store/claude.js';
+import { TeamPaths } from '../store/paths.js';
+import type { TeamStore } from '../store/team.js';
+import type { MemberLaunch } from '../app/multiplexer.js';
+
+/** The roster as the identity block reads it, straight from the layout (statuses do not matter there). */
+function rosterOf(layout: NormalizedLayout): TeamConfig {
+  const member = (m: NormalizedMember): Member => ({
+    name: m.name, role: m.role, kind: m.isLead ? 'lead' : 'teammate', status: 'exited', pid: null, pidStart: null, joinedAt: null, exitCode: null,
+    planRequired: m.planRequired, planApprover: m.isLead ? null : layout.lead.name, tools: m.tools ?? null,
+    runtime: m.claude ? 'claude' : m.agent ? 'agent' : 'command',
+  });
+  return { version: 1, name: layout.name, root: layout.root, createdAt: '', layoutFile: null, run: null, members: [layout.lead, ...layout.teammates].map(member) };
+}
+
+function contextOf(m: NormalizedMember, layout: NormalizedLayout, teamDir: string, teamuxBin: string): ClaudeMemberContext {
+  return { member: m.name, teamDir, teamuxBin, node: process.execPath, permissionTimeout: layout.permissionTimeout };
+}
+
+/** The launch of a Claude Code member; `env` is the pane environment teamux already built. */
+export function claudeLaunchOf(m: NormalizedMember, layout: NormalizedLayout, teamDir: string, teamuxBin: string, env: Record<string, string>): MemberLaunch {
+  const opts = m.claude!;
+  const team = rosterOf(layout);
+  const me = team.members.find((x) => x.name === m.name)!;
+  const files = claudeFilesOf(new TeamPaths(teamDir), m.name);
+  const demoUrl = env.TEAMUX_DEMO_URL;
+  const runEnv = claudeEnv(env, m.name, teamDir, demoUrl);
+  if (demoUrl) runEnv.HOME = files.demoHome;
+  const args = claudeArgs(opts, files, systemPrompt(identityBlock(team, me, m.cwd, 'claude'), null));
+  // The binary as validate found it on the member's PATH (a pane host does not search PATH itself).
+  const found = findProgram(CLAUDE_PROGRAM, m.cwd, runEnv.PATH ?? '');
+  return { name: m.name, role: m.role, isLead: m.isLead, speaksProtocol: true, command: found.ok ? found.file : CLAUDE_PROGRAM, args, cwd: m.cwd, env: runEnv, cli: 'claude' };
+}
+
+/** Write every Claude Code member's settings and MCP config into the team folder (and demo HOMEs). */
+export async function prepareClaudeMembers(store: TeamStore, layout: NormalizedLayout, teamuxBin: string, demo: boolean): Promise<void> {
+  for (const m of [layout.lead, ...layout.teammates]) {
+    if (!m.claude) continue;
+    const ctx = contextOf(m, layout, store.dir, teamuxBin);
+    await writeClaudeFiles(store.paths, m.name, { settings: claudeSettings(ctx), mcp: claudeMcpConfig(ctx), ...(demo ? { demoClaudeJson: demoClaudeJson(m.cwd) } : {}) });
+  }
+}
+
+/**
+ * A Claude Code lead has no kickoff turn of its own (teamux's agent lead gets one): on a team's first
+ * start its inbox gets the same kickoff text, which is typed in once it sits idle at its prompt.
+ */
+export async function kickoffClaudeLead(store: TeamStore, layout: NormalizedLayout): Promise<boolean> {
+  if (!layout.lead.claude || existsSync(store.paths.inbox(layout.lead.name))) return false;
+  const sent = await store.send({ from: layout.lead.name, to: layout.lead.name, type: 'message', text: defaultKickoff(layout.name) });
+  return sent.ok;
+}

@@ -1,0 +1,63 @@
+/**
+ * `teamux hook EVENT --as NAME`: the command Claude Code's hooks run (see src/claude/launch.ts), with
+ * the hook's JSON on stdin. It must be quick (every Stop runs it), so the store and the hook logic
+ * are imported only once the arguments are known to be good.
+ */
+import { EXIT_BAD_INPUT, actingAs, onePositional, openTeam, parse, TEAM_OPTIONS, UsageError } from './context.js';
+import type { Verb } from './verb.js';
+
+const USAGE = 'hook EVENT --as NAME [--team-dir DIR] [--permission-timeout SECONDS]   (the hook JSON on stdin)';
+
+async function readStdin(): Promise<string> {
+  // bin/teamux's Stop fast path may have read it already before falling back to here.
+  const { preReadStdin } = await import('../claude/stop-fast.js');
+  if (preReadStdin !== undefined) return preReadStdin;
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin as AsyncIterable<Buffer>) chunks.push(c);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function writeOut(text: string): Promise<void> {
+  return new Promise((resolve, reject) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`, (err) => (err ? reject(err) : resolve())));
+}
+
+export const hookVerb: Verb = {
+  name: 'hook',
+  usage: [USAGE],
+  examples: ['echo \'{"hook_event_name":"Stop"}\' | teamux hook Stop --as alice'],
+  async run(ctx, argv) {
+    const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' }, 'permission-timeout': { type: 'string' } }, USAGE);
+    const event = onePositional(positionals, 'hook event', USAGE);
+    const member = actingAs(ctx, values.as);
+    const timeout = Number(values['permission-timeout'] ?? '120');
+    if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--permission-timeout "${values['permission-timeout']}" is not a number of seconds`, `usage: ${USAGE}`);
+    let store;
+    try {
+      store = await openTeam(ctx, values['team-dir'], `hook:${member}`);
+    } catch (err) {
+      // Outside a team the plan gate cannot be checked: a PreToolUse hook fails closed (exit 2 blocks the tool).
+      if (err instanceof UsageError && event === 'PreToolUse') {
+        ctx.err(`teamux: ${err.message}${err.hint ? `\n  hint: ${err.hint}` : ''}`);
+        return 2;
+      }
+      throw err;
+    }
+    const [{ parseHookInput }, { runHook }] = await Promise.all([import('../claude/hook-answers.js'), import('../claude/hook-run.js')]);
+    const parsed = parseHookInput(await readStdin());
+    if (!parsed.ok) {
+      ctx.err(`teamux: ${parsed.message}\n  hint: Claude Code pipes the hook's JSON to stdin; run this from a hook`);
+      return event === 'PreToolUse' ? 2 : EXIT_BAD_INPUT;
+    }
+    const stopping = new AbortController();
+    const onSignal = (): void => stopping.abort();
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+    try {
+      return await runHook(store, { event, member, input: parsed.input, permissionTimeoutMs: timeout * 1000 }, { out: writeOut, err: ctx.err, signal: stopping.signal });
+    } finally {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+    }
+  },
+};

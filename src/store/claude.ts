@@ -1,0 +1,79 @@
+/**
+ * A Claude Code member's files in the team folder: the generated settings and MCP config it is
+ * launched with (under `claude/<member>/`, with a demo HOME when the offline model is used), and its
+ * activity record `claude/<member>.activity.json` (working / idle / waiting for permission, tokens
+ * and cost) that its hooks write and the pane title and roster read.
+ */
+import * as path from 'node:path';
+import { z } from 'zod';
+import { ensureDir, parseJson, readText, writeJson } from './fsx.js';
+import { withLock } from './lock.js';
+import type { TeamPaths } from './paths.js';
+
+/** The files a Claude Code member is started with. */
+export interface ClaudeFiles {
+  settings: string;
+  mcp: string;
+  /** HOME for the offline demo (a folder holding .claude.json). */
+  demoHome: string;
+}
+
+/** Where a member's generated files live. */
+export function claudeFilesOf(paths: TeamPaths, member: string): ClaudeFiles {
+  const dir = paths.claudeMember(member);
+  return { settings: path.join(dir, 'settings.json'), mcp: path.join(dir, 'mcp.json'), demoHome: path.join(dir, 'home') };
+}
+
+/** Write a member's settings and MCP config (and the demo HOME's .claude.json when given). */
+export async function writeClaudeFiles(paths: TeamPaths, member: string, content: { settings: unknown; mcp: unknown; demoClaudeJson?: unknown }): Promise<ClaudeFiles> {
+  const files = claudeFilesOf(paths, member);
+  await ensureDir(path.dirname(files.settings));
+  await writeJson(files.settings, content.settings);
+  await writeJson(files.mcp, content.mcp);
+  if (content.demoClaudeJson !== undefined) {
+    await ensureDir(files.demoHome);
+    await writeJson(path.join(files.demoHome, '.claude.json'), content.demoClaudeJson);
+  }
+  return files;
+}
+
+/** What a Claude Code member is doing, as its hooks report it. */
+export const ClaudeState = z.enum(['starting', 'working', 'idle', 'waiting for permission', 'ended']);
+export type ClaudeState = z.infer<typeof ClaudeState>;
+
+/** The activity record. */
+export const ClaudeActivity = z.object({
+  state: ClaudeState,
+  at: z.string(),
+  sessionId: z.string().nullable().default(null),
+  transcriptPath: z.string().nullable().default(null),
+  /** Dollars, from Claude Code's own statusLine (cost.total_cost_usd). */
+  costUsd: z.number().nullable().default(null),
+  /** Input (with cache) and output tokens, summed from its transcript's usage records. */
+  tokens: z.object({ input: z.number(), output: z.number() }).nullable().default(null),
+  model: z.string().nullable().default(null),
+});
+export type ClaudeActivity = z.infer<typeof ClaudeActivity>;
+
+/** Read a member's activity record; undefined when there is none (or it cannot be read). */
+export async function readClaudeActivity(paths: TeamPaths, member: string): Promise<ClaudeActivity | undefined> {
+  const file = paths.claudeActivity(member);
+  const text = await readText(file).catch(() => undefined);
+  if (text === undefined) return undefined;
+  const json = parseJson(file, text);
+  if (!json.ok) return undefined;
+  const parsed = ClaudeActivity.safeParse(json.value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Merge a change into a member's activity record, under its lock (hooks and the status line overlap). */
+export async function updateClaudeActivity(paths: TeamPaths, member: string, patch: Partial<ClaudeActivity>): Promise<ClaudeActivity> {
+  await ensureDir(paths.claude);
+  const file = paths.claudeActivity(member);
+  return withLock(file, async () => {
+    const old = await readClaudeActivity(paths, member);
+    const next: ClaudeActivity = ClaudeActivity.parse({ state: 'starting', ...old, ...patch, at: new Date().toISOString() });
+    await writeJson(file, next);
+    return next;
+  });
+}

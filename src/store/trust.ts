@@ -1,0 +1,151 @@
+/**
+ * The trust/ folder, where an agent lead gets a certificate for its in-memory key: the lead writes
+ * `enrol-<id>.json` (its public key, MAC'd with the one-time token it got in env), and the screen that
+ * started it answers with `answer-<id>.json`: a certificate signed by the screen's root key, or a
+ * refusal saying why. TrustAuthority is the screen's side. It owns the root keypair and the unused
+ * enrolment tokens, in memory only (never on disk, in env of other members, or in logs); the first
+ * valid enrolment of a token consumes it, so a token read later from /proc/PID/environ is useless.
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import { z } from 'zod';
+import {
+  Certificate, Enrolment, enrolmentValid, issueCertificate, keyId, newKeyPair, parsePublicKey, rootSigner, type DecisionSigner, type KeyPair,
+} from '../protocol/trust.js';
+import { ensureDir, parseJson, readText, writeJson } from './fsx.js';
+import type { Log } from './log.js';
+import type { TeamPaths } from './paths.js';
+import { waitOnFolder } from './watch.js';
+
+/** The screen's answer to an enrolment. */
+export const EnrolmentAnswer = z.union([z.object({ certificate: Certificate }), z.object({ refused: z.string() })]);
+export type EnrolmentAnswer = z.infer<typeof EnrolmentAnswer>;
+
+/** Reading and writing enrolments and their answers. */
+export class TrustFiles {
+  constructor(private readonly paths: TeamPaths) {}
+
+  /** Write an enrolment; returns its id (the name the answer will have). */
+  async submit(e: Enrolment): Promise<string> {
+    await ensureDir(this.paths.trust);
+    const id = `${e.member}-${randomBytes(6).toString('hex')}`;
+    await writeJson(this.paths.enrolment(id), e);
+    return id;
+  }
+
+  /** The answer to enrolment `id`, once the screen has written it. */
+  async answer(id: string): Promise<EnrolmentAnswer | undefined> {
+    const file = this.paths.enrolmentAnswer(id);
+    const text = await readText(file);
+    if (text === undefined) return undefined;
+    const json = parseJson(file, text);
+    const parsed = json.ok ? EnrolmentAnswer.safeParse(json.value) : null;
+    return parsed?.success ? parsed.data : { refused: `${file} cannot be read` };
+  }
+
+  /** Wait up to `timeoutMs` for the answer to enrolment `id`. */
+  async waitForAnswer(id: string, timeoutMs: number, signal?: AbortSignal): Promise<EnrolmentAnswer | undefined> {
+    await ensureDir(this.paths.trust);
+    return waitOnFolder(this.paths.trust, timeoutMs, () => this.answer(id), { only: (n) => n.startsWith('answer-'), everyMs: 1000, signal });
+  }
+
+  /** Ids of enrolments that have no answer yet. */
+  async unanswered(): Promise<string[]> {
+    const names = await fsp.readdir(this.paths.trust).catch(() => [] as string[]);
+    const answered = new Set(names.filter((n) => /^answer-.*\.json$/.test(n)).map((n) => n.slice(7, -5)));
+    return names.filter((n) => /^enrol-[a-z0-9_-]+\.json$/.test(n)).map((n) => n.slice(6, -5)).filter((id) => !answered.has(id));
+  }
+
+  /** Read an enrolment file, or say why it is not one. */
+  async read(id: string): Promise<Enrolment | string> {
+    const file = this.paths.enrolment(id);
+    const text = await readText(file);
+    const json = text === undefined ? null : parseJson(file, text);
+    if (!json?.ok) return 'unreadable';
+    const parsed = Enrolment.safeParse(json.value);
+    return parsed.success ? parsed.data : 'not an enrolment';
+  }
+
+  /** Write the answer to enrolment `id`. */
+  async reply(id: string, answer: EnrolmentAnswer): Promise<void> {
+    await writeJson(this.paths.enrolmentAnswer(id), answer);
+  }
+}
+
+/** The screen's trust root for one run: signs the operator's decisions and certifies the lead's key. */
+export class TrustAuthority {
+  // fixed at construction; the private key lives only in this object
+  private readonly keys: KeyPair = newKeyPair();
+  private readonly files: TrustFiles;
+  // one-time tokens not yet used: token → the member it was given to
+  private readonly tokens = new Map<string, string>();
+  private readonly used = new Set<string>();
+  // the folder watch, released by dispose()
+  private stop: AbortController | null = null;
+
+  constructor(private readonly paths: TeamPaths, private readonly team: string, readonly run: string, private readonly log: Log) {
+    this.files = new TrustFiles(paths);
+  }
+
+  /** The root public key, for TEAMUX_TRUST_KEY. */
+  get publicKey(): string {
+    return this.keys.publicKey;
+  }
+
+  /** The signer for the operator's plan decisions. */
+  signer(): DecisionSigner {
+    return rootSigner(this.keys.privateKey);
+  }
+
+  /** A fresh one-time enrolment token for `member` (put in that member's env only). */
+  issueToken(member: string): string {
+    const token = randomBytes(32).toString('base64url');
+    this.tokens.set(token, member);
+    return token;
+  }
+
+  /** Answer one enrolment: a certificate for the first valid use of a token, a refusal otherwise. */
+  async handle(id: string): Promise<EnrolmentAnswer> {
+    const e = await this.files.read(id);
+    const answer = typeof e === 'string' ? { refused: e } : this.decide(e);
+    await this.files.reply(id, answer);
+    if ('refused' in answer) this.log.warn(`refused the enrolment ${id}: ${answer.refused}`);
+    else this.log.info(`certified ${answer.certificate.member}'s key ${keyId(answer.certificate.publicKey)} for run ${this.run}`);
+    return answer;
+  }
+
+  private decide(e: Enrolment): EnrolmentAnswer {
+    if (e.team !== this.team || e.run !== this.run) return { refused: `the enrolment is for team ${e.team} run ${e.run}, not ${this.team} run ${this.run}` };
+    if (!parsePublicKey(e.publicKey)) return { refused: 'the public key is not an ed25519 key' };
+    for (const token of [...this.tokens.keys(), ...this.used]) {
+      if (!enrolmentValid(token, e)) continue;
+      if (this.used.has(token)) return { refused: 'its token was already used: a token enrols one process only (restart teamux to enrol the lead again)' };
+      if (this.tokens.get(token) !== e.member) return { refused: `the token was not given to ${e.member}` };
+      this.tokens.delete(token);
+      this.used.add(token);
+      return { certificate: issueCertificate(this.keys.privateKey, { team: this.team, run: this.run, member: e.member, publicKey: e.publicKey }) };
+    }
+    return { refused: 'it is not authenticated by a token this screen gave out' };
+  }
+
+  /** Watch the trust folder and answer every enrolment as it arrives, until dispose(). */
+  async serve(): Promise<void> {
+    const stop = new AbortController();
+    this.stop = stop;
+    await ensureDir(this.paths.trust);
+    void (async () => {
+      while (!stop.signal.aborted) {
+        await waitOnFolder(this.paths.trust, 60_000, async () => {
+          const ids = await this.files.unanswered();
+          for (const id of ids) await this.handle(id).catch((err: Error) => this.log.error(`enrolment ${id}`, err));
+          return undefined;
+        }, { only: (n) => n.startsWith('enrol-'), everyMs: 2000, signal: stop.signal });
+      }
+    })();
+  }
+
+  /** Stop watching. */
+  dispose(): void {
+    this.stop?.abort();
+  }
+}

@@ -1,0 +1,46 @@
+// The real Claude Code binary for the e2e tests: the pinned version from the cache outside the repo
+// (scripts/claude-code.mjs). On CI (CI set) it is installed when missing; elsewhere a missing binary
+// skips the tests with a visible notice. Also the pieces every such test needs: a PATH folder holding
+// `claude`, and a fake user HOME whose Claude Code settings must come out untouched.
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+// @ts-expect-error: a plain .mjs script without types
+import { CLAUDE_CODE_VERSION, claudeCodeBinary, ensureClaudeCode } from '../../scripts/claude-code.mjs';
+
+/** The binary's path, or null (with a notice on stderr saying how to get it). */
+export function claudeCodeForTests(): string | null {
+  const found = (claudeCodeBinary as () => string | null)();
+  if (found) return found;
+  if (process.env.CI) return (ensureClaudeCode as () => string)();
+  process.stderr.write(`\n  NOTICE: Claude Code ${CLAUDE_CODE_VERSION as string} is not installed: the real-binary e2e tests are SKIPPED.\n  Install it (outside the repo) with: node scripts/claude-code.mjs\n\n`);
+  return null;
+}
+
+/** A folder to put first on PATH, holding `claude` (a link to `binary`). */
+export function claudeOnPath(dir: string, binary: string): string {
+  const bin = path.join(dir, 'bin');
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(binary, path.join(bin, 'claude'));
+  return bin;
+}
+
+/** A fake user HOME with Claude Code settings of its own; `snapshot()` lists every file with its content. */
+export function userHome(dir: string): { home: string; snapshot: () => Record<string, string> } {
+  const home = path.join(dir, 'home');
+  mkdirSync(path.join(home, '.claude'), { recursive: true });
+  writeFileSync(path.join(home, '.claude', 'settings.json'), JSON.stringify({ theme: 'dark', hooks: {} }, null, 2));
+  writeFileSync(path.join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: {} }));
+  const snapshot = (): Record<string, string> => {
+    const out: Record<string, string> = {};
+    const walk = (d: string): void => {
+      for (const n of readdirSync(d)) {
+        const f = path.join(d, n);
+        if (statSync(f).isDirectory()) walk(f);
+        else out[path.relative(home, f)] = readFileSync(f, 'utf8');
+      }
+    };
+    walk(home);
+    return out;
+  };
+  return { home, snapshot };
+}
