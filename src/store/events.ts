@@ -25,20 +25,7 @@ export class EventLog {
     // The last piece is empty, or a line still being written: not complete yet.
     lines.pop();
     const from = limit === undefined ? 0 : Math.max(0, lines.length - limit);
-    const events: TeamEvent[] = [];
-    const problems: FileProblem[] = [];
-    for (let i = from; i < lines.length; i++) {
-      const line = lines[i]!;
-      if (line.trim() === '') continue;
-      try {
-        const ev = JSON.parse(line) as TeamEvent;
-        if (typeof ev !== 'object' || ev === null || typeof ev.type !== 'string') throw new Error('not an event object');
-        events.push(ev);
-      } catch (err) {
-        problems.push({ path: `${this.file}:${i + 1}`, message: `bad event line: ${(err as Error).message}` });
-      }
-    }
-    return { events, problems };
+    return parseLines(this.file, lines.slice(from), from);
   }
 }
 
@@ -95,18 +82,19 @@ export class EventTail {
   }
 }
 
-function parseLines(file: string, lines: string[]): { events: TeamEvent[]; problems: FileProblem[] } {
+/** Parse event lines; `firstLine` (0-based) makes a problem name its line in the file. */
+function parseLines(file: string, lines: string[], firstLine?: number): { events: TeamEvent[]; problems: FileProblem[] } {
   const events: TeamEvent[] = [];
   const problems: FileProblem[] = [];
-  for (const line of lines) {
-    if (line.trim() === '') continue;
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
     try {
       const ev = JSON.parse(line) as TeamEvent;
       if (typeof ev !== 'object' || ev === null || typeof ev.type !== 'string') throw new Error('not an event object');
       events.push(ev);
     } catch (err) {
-      problems.push({ path: file, message: `bad event line: ${(err as Error).message}` });
+      problems.push({ path: firstLine === undefined ? file : `${file}:${firstLine + i + 1}`, message: `bad event line: ${(err as Error).message}` });
     }
-  }
+  });
   return { events, problems };
 }

@@ -117,9 +117,9 @@ describe.skipIf(!CLAUDE)('Claude Code members (real binary, e2e in tmux)', () =>
     expect(toLead.find((m) => m.type === 'result' && m.from === 'amy')?.text).toBe('The plan gate stopped me.');
 
     // The plan is approved from the sidebar (C-a a); then Write works.
-    const plan = await store.openRequest('plan_approval', 'amy', 'lead', '1. write hello.txt');
+    const plan = await store.openRequest('plan_approval', 'amy', 'human', '1. write hello.txt');
     if (!plan.ok) throw new Error(plan.message);
-    await d.waitFor(/plan amy→lead/, 'the plan request in the sidebar', 20_000);
+    await d.waitFor(/plan amy→human/, 'the plan request in the sidebar', 20_000);
     await d.keys('C-a', 'a');
     await waitFor(async () => (await store.requests.get(plan.value.id)).ok && (await store.requests.get(plan.value.id) as { value: { status: string } }).value.status === 'approved', 'the plan approved', 20_000);
     await idle('amy');

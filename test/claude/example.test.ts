@@ -49,7 +49,7 @@ describe.skipIf(!CLAUDE || !MCP)('examples/claude (real binary, e2e in tmux)', (
     if (!opened.ok) throw new Error(opened.error.message);
     store = opened.store;
 
-    await d.waitFor(/plan amy→lead/, "amy's plan request in the sidebar", 120_000);
+    await d.waitFor(/plan amy→human/, "amy's plan request in the sidebar", 120_000);
     expect(existsSync(path.join(root, 'claude-demo', 'design.md'))).toBe(false);
     await d.keys('C-a', 'a');
     await waitFor(() => existsSync(path.join(root, 'claude-demo', 'design.md')), 'the design note written after approval', 120_000, 100);

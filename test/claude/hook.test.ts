@@ -6,10 +6,12 @@
  * with a message, never a stack trace.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { OPERATOR } from '../../src/protocol/trust.js';
 import { readClaudeActivity } from '../../src/store/claude.js';
 import type { TeamStore } from '../../src/store/team.js';
+import { trustRoot } from '../agent/helpers.js';
 import { BIN, REPO, cliProcess, makeTeam, tempDir, waitFor } from '../helpers/team.js';
 
 let cleanup: (() => void) | undefined;
@@ -73,15 +75,26 @@ describe('teamux hook', () => {
 
   it('claude.pretooluse-denies-mutating-tools-until-the-plan-is-approved', async () => {
     const { store, dir } = await team({ planRequired: true });
-    const pre = (tool: string) => hook(['PreToolUse', '--as', 'amy', '--team-dir', dir], { hook_event_name: 'PreToolUse', tool_name: tool, tool_input: { file_path: '/tmp/x', content: 'x' } }).done;
+    // The screen's trust root: its public key, run and approver reach Claude Code (and so its hooks)
+    // through the environment, as `teamux start` gives them.
+    const { screen, run, env } = await trustRoot(dir);
+    const gateEnv = { TEAMUX_TRUST_KEY: env.TEAMUX_TRUST_KEY!, TEAMUX_RUN: run, TEAMUX_PLAN_APPROVER: OPERATOR };
+    const pre = (tool: string) => hook(['PreToolUse', '--as', 'amy', '--team-dir', dir], { hook_event_name: 'PreToolUse', tool_name: tool, tool_input: { file_path: '/tmp/x', content: 'x' } }, gateEnv).done;
     const denied = await pre('Write');
     expect(denied.code).toBe(0);
     expect(JSON.parse(denied.out)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/^blocked: plan status is not_submitted/) } });
     expect((await pre('Read')).out).toBe('');
-    const plan = await store.openRequest('plan_approval', 'amy', 'lead', '1. write x');
+    const plan = await store.openRequest('plan_approval', 'amy', OPERATOR, '1. write x');
     if (!plan.ok) throw new Error(plan.message);
     expect(JSON.parse((await pre('Bash')).out).hookSpecificOutput.permissionDecisionReason).toMatch(/^blocked: plan status is pending/);
-    await store.answerRequest(plan.value.id, 'lead', true, 'ok');
+    // An approval written by hand (as amy's Bash could) has no signature: the gate stays shut.
+    const at = new Date().toISOString();
+    writeFileSync(store.paths.request(plan.value.id), JSON.stringify({ ...plan.value, status: 'approved', resolvedAt: at, response: { by: OPERATOR, approve: true, text: 'ok', at, signed: null } }, null, 2));
+    expect(JSON.parse((await pre('Write')).out).hookSpecificOutput.permissionDecisionReason).toMatch(/^blocked: plan status is unverified/);
+    writeFileSync(store.paths.request(plan.value.id), JSON.stringify(plan.value, null, 2));
+    // The operator's answer through the screen's store is signed with the root key: it opens the gate.
+    const ok = await screen.answerRequest(plan.value.id, OPERATOR, true, 'ok');
+    if (!ok.ok) throw new Error(ok.message);
     expect(await pre('Edit')).toMatchObject({ code: 0, out: '' });
   });
 

@@ -77,9 +77,11 @@ describe('mcp over stdio', () => {
     mcp.child.stdout.pause();
     const before = mcp.raw.length;
     mcp.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'read_inbox', arguments: {} } });
+    // Pause again inside the first chunk's own 'data' event, so that on a loaded machine the event
+    // loop cannot drain the whole reply between the resume and a later pause.
+    mcp.child.stdout.once('data', () => mcp.child.stdout.pause());
     mcp.child.stdout.resume();
     await waitFor(() => mcp.raw.length > before, 'the start of the read_inbox reply');
-    mcp.child.stdout.pause();
     // Part of the reply is out, the rest is stuck behind the full pipe: the cursor has not moved.
     // (A negative can only be checked over a window; 500 ms is many times the commit's own cost.)
     await new Promise((r) => setTimeout(r, 500));
