@@ -11,25 +11,15 @@ import { EventTail } from '../store/events.js';
 import type { FileProblem } from '../store/fsx.js';
 import { readClaudeActivity, type ClaudeActivity } from '../store/claude.js';
 import type { MemberView, TeamStore } from '../store/team.js';
+import type { SidebarData } from '../ui/sidebar.js';
 
 /** How long to let a burst of file events settle before reloading. */
 export const COALESCE_MS = 15;
 /** How many mailbox events the view keeps. */
 export const TRAFFIC_LIMIT = 200;
 
-/** A task with its readiness computed. */
-export interface TaskRow extends Task {
-  ready: boolean;
-}
-
-/** What the sidebar and pane titles render from. */
-export interface TeamSnapshot {
-  team: string;
-  roster: MemberView[];
-  tasks: TaskRow[];
-  traffic: TeamEvent[];
-  requests: ProtocolRequest[];
-  problems: FileProblem[];
+/** What the sidebar and pane titles render from: the sidebar's data, complete, plus a generation. */
+export interface TeamSnapshot extends SidebarData {
   /** Claude Code members' activity (state, tokens, cost), by member name. */
   claude: Record<string, ClaudeActivity>;
   /** Bumped on every reload, so renderers can tell what is new. */

@@ -15,7 +15,9 @@ import { C, fit, style, textWidth, type Row } from './text.js';
 export type SidebarSection = 'task_board' | 'mailbox' | 'requests';
 
 /** A task with its readiness computed. */
-type TaskRow = Task & { ready: boolean };
+export interface TaskRow extends Task {
+  ready: boolean;
+}
 
 /** What the sidebar draws: the team folder as the multiplexer's TeamView keeps it (its snapshot is one). */
 export interface SidebarData {
