@@ -3,9 +3,10 @@
 // on what the screen shows with a deadline.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { pidAlive } from '../../src/store/liveness.js';
 import { waitFor } from './team.js';
 
 /** Run tmux on a socket; resolves with stdout, rejects with stderr on failure. */
@@ -22,6 +23,27 @@ export function tmux(socket: string, args: string[]): Promise<string> {
 export async function killServer(socket: string): Promise<void> {
   await tmux(socket, ['kill-server']).catch(() => undefined);
   rmSync(path.join(process.env.TMUX_TMPDIR ?? tmpdir(), `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
+}
+
+/** A process and every process below it, from /proc (children files of each thread). */
+function processTree(pid: number): number[] {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    let tasks: string[] = [];
+    try {
+      tasks = readdirSync(`/proc/${out[i]}/task`);
+    } catch {
+      continue;
+    }
+    for (const t of tasks) {
+      try {
+        for (const c of readFileSync(`/proc/${out[i]}/task/${t}/children`, 'utf8').split(' ').filter(Boolean)) out.push(Number(c));
+      } catch {
+        // the thread or process is gone
+      }
+    }
+  }
+  return out;
 }
 
 /** One private tmux server with one session running a command. */
@@ -74,7 +96,14 @@ export class TmuxDriver {
     return (await tmux(this.socket, ['display-message', '-p', '-t', 'main', '#{pane_dead}'])).trim() === '1';
   }
 
+  /**
+   * Kill the server, then wait until the pane's processes are gone: a teamux still shutting down
+   * writes its last log lines, and the test's temp folder must not be removed under it.
+   */
   async kill(): Promise<void> {
+    const root = Number((await tmux(this.socket, ['display-message', '-p', '-t', 'main', '#{pane_pid}']).catch(() => '')).trim());
+    const tree = root > 0 ? processTree(root) : [];
     await killServer(this.socket);
+    await waitFor(() => tree.every((p) => !pidAlive(p, null)), "the pane's processes to exit", 20_000, 50).catch(() => undefined);
   }
 }
