@@ -12,10 +12,32 @@ export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = path.join(REPO, 'bin', 'teamux');
 
 /** A temp folder removed by the returned cleanup. */
-export function tempDir(prefix = 'teamux-test-'): { dir: string; cleanup: () => void } {
+export function tempDir(prefix = 'teamux-test-'): { dir: string; cleanup: () => Promise<void> } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  // Retries: a process being stopped may still append its last log line while the folder goes.
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }) };
+  return { dir, cleanup: () => removeTree(dir) };
+}
+
+/**
+ * Remove a test's folder. A process being stopped may still write its last lines there (re-creating
+ * a file while the folder goes: ENOTEMPTY), so failures are retried for up to 15 s; the first attempt
+ * runs at once, so a caller that does not await still removes a quiet folder synchronously. A folder
+ * that cannot be removed is reported on stderr, never fails the test that used it.
+ */
+function removeTree(dir: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  const attempt = (): Promise<void> => {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
+      return Promise.resolve();
+    } catch (err) {
+      if (Date.now() > deadline) {
+        process.stderr.write(`warning: could not remove ${dir}: ${(err as Error).message}\n`);
+        return Promise.resolve();
+      }
+      return new Promise((r) => setTimeout(r, 200)).then(attempt);
+    }
+  };
+  return attempt();
 }
 
 /** Members named lead + the given teammates. */
@@ -27,7 +49,7 @@ export function members(names: string[], opts: Partial<MemberSpec> = {}): Member
 }
 
 /** A fresh team folder with a lead and teammates. */
-export async function makeTeam(names: string[], opts: Partial<MemberSpec> = {}): Promise<{ store: TeamStore; dir: string; cleanup: () => void }> {
+export async function makeTeam(names: string[], opts: Partial<MemberSpec> = {}): Promise<{ store: TeamStore; dir: string; cleanup: () => Promise<void> }> {
   const tmp = tempDir();
   const dir = path.join(tmp.dir, '.teamux', 'test');
   const { store } = await initTeam(dir, { name: 'test', root: tmp.dir, layoutFile: null, members: members(names, opts), seedTasks: [] });
