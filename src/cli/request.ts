@@ -8,7 +8,7 @@
  */
 import { actor } from '../ops/op.js';
 import { gateAnchorAtStart } from '../protocol/plan-gate.js';
-import { approvePlan, planStatusOp, rejectPlan, requestShutdown, respondShutdown, submitPlan, unsignedRefusal } from '../ops/requests.js';
+import { planStatusOp, requestShutdown, respondShutdown, submitPlan, unsignedRefusal } from '../ops/requests.js';
 import { accept, type Outcome, type ProtocolRequest } from '../protocol/types.js';
 import { visible } from '../protocol/visible.js';
 import { escapeControls } from '../ui/markdown.js';
@@ -34,9 +34,10 @@ async function answer(ctx: Parameters<SubVerb['run']>[0], argv: string[], approv
     const p = await store.answerRequest(id, by, approve, text || (approve ? 'allowed' : ''));
     return report(ctx, values.json, p, (q) => `permission request ${q.id} from ${q.from}: ${q.status}`);
   }
-  const r = await runAs(store, by, (octx): Promise<Outcome<ProtocolRequest>> => {
-    if (req.value.type === 'shutdown') return respondShutdown.run({ request_id: id, approve, reason: text }, octx).then((a) => (a.ok ? accept(a.value.request) : a));
-    return approve ? approvePlan.run({ request_id: id, feedback: text }, octx) : rejectPlan.run({ request_id: id, feedback: text }, octx);
+  // What is left is a shutdown request (plan answers were refused above, permissions answered).
+  const r = await runAs(store, by, async (octx): Promise<Outcome<ProtocolRequest>> => {
+    const a = await respondShutdown.run({ request_id: id, approve, reason: text }, octx);
+    return a.ok ? accept(a.value.request) : a;
   });
   return report(ctx, values.json, r, (q) => `${q.type} request ${q.id} from ${q.from}: ${q.status}`);
 }
