@@ -17,6 +17,7 @@ import type { IDisposable, Terminal as XtermTerminal } from '@xterm/headless';
 import { CellReader, type Cell } from './cells.js';
 import { REPORT_WINDOW_OPTIONS, TerminalAnswers, type CellPixels, type TerminalColors } from './answers.js';
 import { installSequenceLimits, WorkMeter } from './limits.js';
+import { installReverseWrap } from './reverse-wrap.js';
 import { teamuxUnicode, UNICODE_VERSION } from './width.js';
 import {
   capCombiningMarks,
@@ -116,6 +117,7 @@ export class PaneTerminal implements Disposable {
     this.term.unicode.activeVersion = UNICODE_VERSION;
     for (const limit of installSequenceLimits(this.term, this.meter)) this.subscriptions.push(limit);
     capCombiningMarks(this.term);
+    for (const handler of installReverseWrap(this.term, (data) => this.emitReply(data, false))) this.subscriptions.push(handler);
     for (const handler of this.answers.install(this.term, this.meter, (data) => this.emitReply(data, false))) this.subscriptions.push(handler);
     this.reader = new CellReader(this.term.buffer.active.getNullCell());
     this.track(this.term.onData((data) => this.emitReply(data, false)));

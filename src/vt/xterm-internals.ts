@@ -2,7 +2,8 @@
  * The few pieces of @xterm/headless state that its public API does not expose: the mouse report
  * encoding (DECSET 1006/1016), cursor visibility (DECTCEM), the mouse-report encoder, the parser's
  * own parameter object (so limits.ts can clamp counts in place) and the combining-mark store of a
- * buffer line (so one cell cannot grow without bound). Each is
+ * buffer line (so one cell cannot grow without bound), the cursor's cell and the C0 handlers (so
+ * reverse-wrap.ts can move the cursor back across lines as xterm does). Each is
  * read through a narrow, guarded view of `terminal._core`, so a version of xterm that renames them
  * degrades to a sane default instead of throwing; test/vt/terminal-modes.test.ts pins them.
  */
@@ -49,7 +50,8 @@ interface XtermCore {
   coreService?: { isCursorHidden?: boolean };
   registerCsiHandler?(id: IFunctionIdentifier, callback: (params: RawParams) => boolean | Promise<boolean>): IDisposable;
   registerEscHandler?(id: IFunctionIdentifier, callback: () => boolean | Promise<boolean>): IDisposable;
-  buffer?: { lines?: { get?(index: number): object | undefined }; scrollTop?: number; scrollBottom?: number };
+  buffer?: { lines?: { get?(index: number): object | undefined }; scrollTop?: number; scrollBottom?: number; x?: number; y?: number };
+  _inputHandler?: { _parser?: { setExecuteHandler?(flag: string, callback: () => boolean): void } };
   _writeBuffer?: { handleUserInput?(): void };
   coreMouseService?: {
     activeEncoding?: string;
@@ -181,4 +183,27 @@ export function resetScrollRegion(terminal: Terminal): void {
   if (!buffer || typeof buffer.scrollTop !== 'number' || typeof buffer.scrollBottom !== 'number') return;
   buffer.scrollTop = 0;
   buffer.scrollBottom = terminal.rows - 1;
+}
+
+/** Move the cursor to column x, row y of the screen (0-based); x may be cols (the pending-wrap column). */
+export function setCursorCell(terminal: Terminal, x: number, y: number): void {
+  const buffer = coreOf(terminal).buffer;
+  if (!buffer || typeof buffer.x !== 'number' || typeof buffer.y !== 'number') return;
+  buffer.x = Math.max(0, Math.min(terminal.cols, x));
+  buffer.y = Math.max(0, Math.min(terminal.rows - 1, y));
+}
+
+/**
+ * Put `handler` in front of xterm's handler for a C0 control (BS): it returns true when it acted,
+ * false to let xterm's own handler run. Null when this version of xterm does not offer it; disposing
+ * restores xterm's handler.
+ */
+export function wrapExecuteHandler(terminal: Terminal, control: string, handler: () => boolean): IDisposable | null {
+  const parser = coreOf(terminal)._inputHandler?._parser as
+    | { setExecuteHandler?(flag: string, callback: () => boolean): void; _executeHandlers?: Record<number, () => boolean> }
+    | undefined;
+  const original = parser?._executeHandlers?.[control.charCodeAt(0)];
+  if (!parser || typeof parser.setExecuteHandler !== 'function' || typeof original !== 'function') return null;
+  parser.setExecuteHandler(control, () => handler() || original());
+  return { dispose: () => parser.setExecuteHandler?.(control, original) };
 }
