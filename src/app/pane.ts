@@ -7,6 +7,7 @@
 import type { Disposable, PaneExit, PaneHost, PaneProcess, PaneSpec } from '../host/types.js';
 import { pipeToTerminal } from '../vt/flow.js';
 import { PaneTerminal } from '../vt/terminal.js';
+import { paneAppearance } from '../ui/outer-query.js';
 
 /** The scrollback each pane keeps by default, in lines (the layout's `scrollback`). */
 export const SCROLLBACK_LINES = 5_000;
@@ -49,7 +50,8 @@ export class Pane {
     this.role = role;
     this.isLead = isLead;
     this.answerQueries = answerQueries;
-    this.term = new PaneTerminal({ cols: spec.cols, rows: spec.rows, scrollback });
+    // colour and cell-size answers: the outer terminal's, learned at start (else the defaults)
+    this.term = new PaneTerminal({ cols: spec.cols, rows: spec.rows, scrollback, ...paneAppearance() });
     // Terminal replies (DA, DSR) and the mouse and focus reports the user causes go back to the
     // process. (X10-encoded mouse reports past column 95 do not survive UTF-8; SGR ones are fine.)
     this.term.onReply((data) => {
