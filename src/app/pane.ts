@@ -6,6 +6,7 @@
  */
 import type { Disposable, PaneExit, PaneHost, PaneProcess, PaneSpec } from '../host/types.js';
 import { pipeToTerminal } from '../vt/flow.js';
+import { REPLY_QUEUE_LIMIT } from '../vt/limits.js';
 import { PaneTerminal } from '../vt/terminal.js';
 import { paneAppearance } from '../ui/outer-query.js';
 
@@ -41,6 +42,8 @@ export class Pane {
   // does, so only reports the user causes (mouse, focus) are forwarded there
   private readonly answerQueries: boolean;
   private userReport = false;
+  /** Replies dropped because the process was not reading its input (REPLY_QUEUE_LIMIT). */
+  droppedReplies = 0;
   // resources owned by the current process
   private procSubs: Disposable[] = [];
   private readonly exitWaiters = new Set<() => void>();
@@ -55,7 +58,13 @@ export class Pane {
     // Terminal replies (DA, DSR) and the mouse and focus reports the user causes go back to the
     // process. (X10-encoded mouse reports past column 95 do not survive UTF-8; SGR ones are fine.)
     this.term.onReply((data) => {
-      if (this.answerQueries || this.userReport) this.proc?.write(data);
+      if (!this.answerQueries && !this.userReport) return;
+      // a program that floods queries and never reads the answers: drop them, do not queue them
+      if (!this.userReport && (this.proc?.queuedInputBytes?.() ?? 0) > REPLY_QUEUE_LIMIT) {
+        this.droppedReplies++;
+        return;
+      }
+      this.proc?.write(data);
     });
   }
 
