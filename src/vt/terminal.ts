@@ -23,6 +23,7 @@ import { installReverseWrap } from './reverse-wrap.js';
 import { teamuxUnicode, UNICODE_VERSION } from './width.js';
 import {
   capCombiningMarks,
+  registerEscHook,
   registerParamsHook,
   isCursorHidden,
   markUserInput,
@@ -162,6 +163,12 @@ export class PaneTerminal implements Disposable {
       return false;
     });
     if (clear) this.subscriptions.push(clear);
+    // RIS: xterm starts a new buffer without scrollback; history goes with it, as it always did
+    const reset = registerEscHook(this.term, { final: 'c' }, () => {
+      this.history.clear();
+      return false;
+    });
+    if (reset) this.subscriptions.push(reset);
     this.track(this.term.onData((data) => this.emitReply(data, false)));
     this.track(this.term.onBinary((data) => this.emitReply(data, true)));
   }
