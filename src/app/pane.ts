@@ -4,6 +4,7 @@
  * owner's frame scheduler draws it. A pane whose process exited stays, with its exit status, until it
  * is restarted or closed.
  */
+import { systemClock, type Clock } from '../host/clock.js';
 import type { Disposable, PaneExit, PaneHost, PaneProcess, PaneSpec } from '../host/types.js';
 import { pipeToTerminal } from '../vt/flow.js';
 import { PaneTerminal } from '../vt/terminal.js';
@@ -35,7 +36,7 @@ export class Pane {
   /** Claude Code does not exit by itself after approving a shutdown: the handshake ends it. */
   endsOnApproval = false;
   /** When the current process was started or adopted (ms since the epoch). */
-  startedAt = Date.now();
+  startedAt: number;
   // replies: a pty pane's emulator answers terminal queries (DA, DSR); under tmux, tmux already
   // does, so only reports the user causes (mouse, focus) are forwarded there
   private readonly answerQueries: boolean;
@@ -44,8 +45,9 @@ export class Pane {
   private procSubs: Disposable[] = [];
   private readonly exitWaiters = new Set<() => void>();
 
-  constructor(private spec: PaneSpec, role: string, isLead: boolean, answerQueries: boolean, scrollback: number, private readonly onChange: () => void, private readonly onExited: (pane: Pane) => void) {
+  constructor(private spec: PaneSpec, role: string, isLead: boolean, answerQueries: boolean, scrollback: number, private readonly onChange: () => void, private readonly onExited: (pane: Pane) => void, private readonly clock: Clock = systemClock) {
     this.name = spec.id;
+    this.startedAt = clock.now();
     this.role = role;
     this.isLead = isLead;
     this.answerQueries = answerQueries;
@@ -89,7 +91,7 @@ export class Pane {
   /** Adopt a process that is already running (tmux attach). */
   attach(proc: PaneProcess): void {
     this.proc = proc;
-    this.startedAt = Date.now();
+    this.startedAt = this.clock.now();
     this.life = 'running';
     if (proc.initialScreen) this.term.write(proc.initialScreen, () => this.markDirty());
     this.procSubs.push(pipeToTerminal(proc, this.term, () => this.markDirty()));
@@ -130,10 +132,10 @@ export class Pane {
     if (this.exited()) return Promise.resolve(true);
     return new Promise((resolve) => {
       const done = (): void => {
-        clearTimeout(timer);
+        this.clock.clearTimeout(timer);
         resolve(true);
       };
-      const timer = setTimeout(() => {
+      const timer = this.clock.setTimeout(() => {
         this.exitWaiters.delete(done);
         resolve(false);
       }, timeoutMs);

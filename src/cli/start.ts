@@ -16,7 +16,7 @@ import type { PaneHost, PaneProcess } from '../host/types.js';
 import { buildKeyTable, type KeyTable } from '../keys/keymap.js';
 import { OPERATOR } from '../protocol/trust.js';
 import { initTeam } from '../store/init.js';
-import { defaultBindings } from '../app/actions.js';
+import { defaultBindings } from '../mux/actions.js';
 import { TrustAuthority } from '../store/trust.js';
 import { TeamPaths } from '../store/paths.js';
 import { Multiplexer, type MemberLaunch } from '../app/multiplexer.js';
