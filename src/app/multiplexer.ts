@@ -7,62 +7,29 @@
  * tmux's server loop, a pane's data callback only feeds its emulator and marks it dirty; one frame
  * (~16 ms) draws everything dirty (mux-draw.ts).
  */
-import type { PaneHost, PaneProcess, PaneSpec } from '../host/types.js';
+import type { PaneSpec } from '../host/types.js';
 import { systemClock, type Clock, type ClockTimer } from '../host/clock.js';
-import type { KeyTable } from '../keys/keymap.js';
 import type { Effect, MuxEvent, TermFacts } from '../mux/events.js';
 import { encodeForPane } from '../mux/input.js';
 import { reduce } from '../mux/reduce.js';
 import { awaiting, initialState, layoutOf, type MemberLaunch, type MuxState } from '../mux/state.js';
 import { OPERATOR } from '../protocol/operator.js';
-import type { SpawnRequest } from '../protocol/spawn.js';
-import type { TeamStore } from '../store/team.js';
-import { innerSize, type LayoutName, type MainSize, type ScreenLayout, type SidebarSize } from '../ui/geometry.js';
+import { innerSize, type ScreenLayout } from '../ui/geometry.js';
 import { TerminalScreen } from '../ui/screen.js';
-import type { SidebarSection } from '../ui/sidebar.js';
 import type { Surface } from '../ui/surface.js';
-import { Attention, DEFAULT_ATTENTION, type AttentionOptions } from './attention.js';
+import { Attention, DEFAULT_ATTENTION } from './attention.js';
+import type { MuxOptions } from './mux-options.js';
+import { guardProcess } from './process-guard.js';
 import { watchClaudeWake } from './claude-wake.js';
+import { FrameScheduler, type FrameFlags } from './frames.js';
 import { drawFrame } from './mux-draw.js';
 import { Pane, SCROLLBACK_LINES } from './pane.js';
-import { shutdownHandshake, terminate } from './shutdown.js';
+import { handshake, recordExit, startPane, terminateAll } from './pane-work.js';
 import { watchSpawns } from './spawn-watch.js';
 import { TeamView, type TeamSnapshot } from './team-view.js';
 
 export type { MemberLaunch } from '../mux/state.js';
-
-/** Everything the multiplexer is started with. */
-export interface MuxOptions {
-  store: TeamStore;
-  host: PaneHost;
-  team: string;
-  lead: string;
-  layout: LayoutName;
-  mainSize: MainSize;
-  sidebar: SidebarSize & { position: 'left' | 'right'; sections: SidebarSection[] };
-  /** Bell, terminal title and notify command when a request starts waiting (default: bell and title). */
-  attention?: AttentionOptions;
-  keys: KeyTable;
-  shutdownTimeoutMs: number;
-  members: MemberLaunch[];
-  demo: boolean;
-  input: NodeJS.ReadStream;
-  output: NodeJS.WriteStream;
-  /** Run after every member is gone, before the screen closes. */
-  onShutdown?: () => Promise<void>;
-  /** Lines of scrollback per pane. */
-  scrollback?: number;
-  /** How long a status-line message stays, in ms (default 6000). */
-  messageMs?: number;
-  /** Processes already running (tmux attach): members found here are adopted, not started. */
-  adopt?: PaneProcess[];
-  /** How to launch a teammate asked for by a spawn request (absent: spawn requests are not watched). */
-  spawnLaunch?: (req: SpawnRequest) => MemberLaunch | { error: string };
-  /** Where time comes from (default: the system clock); tests drive a fake one. */
-  clock?: Clock;
-}
-
-const FRAME_MS = 16;
+export type { MuxOptions } from './mux-options.js';
 
 /** The running multiplexer. */
 export class Multiplexer {
@@ -79,10 +46,7 @@ export class Multiplexer {
   // screen
   private surface: Surface | null = null;
   private geometry!: ScreenLayout;
-  private frameTimer: { immediate: NodeJS.Immediate } | { timeout: ClockTimer } | null = null;
-  private lastFrame = 0;
-  private fullRepaint = true;
-  private chromeDirty = true;
+  private readonly frames: FrameScheduler;
   // team folder
   readonly view: TeamView;
   private attention: Attention | null = null;
@@ -103,7 +67,11 @@ export class Multiplexer {
     const cfg = { team: opts.team, keys: opts.keys, layout: opts.layout, mainSize: opts.mainSize, sidebar: opts.sidebar, hostKind: opts.host.kind, demo: opts.demo, messageMs: opts.messageMs ?? 6_000 };
     this.st = initialState(cfg, this.view.snapshot());
     this.done = new Promise((resolve) => (this.finished = resolve));
+    this.frames = new FrameScheduler(this.clock, (flags) => this.frame(flags), (err) => opts.store.log.error('drawing a frame failed', err));
   }
+
+  /** dispatch, bound, for work that reports back. */
+  private readonly dispatcher = (event: MuxEvent): void => this.dispatch(event);
 
   /** The current state (a value: it is replaced, never changed, by each event). */
   get state(): MuxState {
@@ -241,7 +209,7 @@ export class Multiplexer {
       case 'restart':
         if (!pane) return;
         pane.term.write('\r\n\x1b[0m[teamux: restarting]\r\n');
-        return this.startPane(pane).then(() => this.dispatch({ kind: 'say', text: `restarted ${pane.name}` }));
+        return startPane(this.opts.store, this.opts.host, pane, this.dispatcher).then(() => this.dispatch({ kind: 'say', text: `restarted ${pane.name}` }));
       case 'dispose':
         pane?.dispose();
         this.live.delete(fx.pane);
@@ -270,23 +238,25 @@ export class Multiplexer {
       case 'report-focus': return pane?.reportFocus(fx.focused);
       case 'report-mouse': return pane?.reportMouse(fx.report);
       case 'pane-dirty': return pane?.markDirty();
-      case 'answer': return this.work(fx.label, async () => {
+      case 'answer': return this.guarded(fx.label, async () => {
         const r = await this.opts.store.answerRequest(fx.request, fx.to, fx.approve, fx.text);
         this.dispatch({ kind: 'say', text: r.ok ? fx.done : `${fx.failed}: ${r.message}` });
       });
-      case 'broadcast': return this.work(fx.label, async () => {
+      case 'broadcast': return this.guarded(fx.label, async () => {
         const r = await this.opts.store.broadcast(OPERATOR, fx.text);
         this.dispatch({ kind: 'say', text: r.ok ? `broadcast delivered to ${r.value.length} inbox${r.value.length === 1 ? '' : 'es'}` : `broadcast failed: ${r.message}` });
       });
-      case 'shutdown': for (const id of fx.panes) this.guarded('shutdown', () => this.handshake(id)); return;
-      case 'terminate-all': return this.terminateAll();
-      case 'member-exited': return this.memberExited(fx.pane, fx.code, fx.exitText);
+      case 'shutdown':
+        for (const id of fx.panes) this.guarded('shutdown', () => handshake(this.opts.store, id, this.live.get(id), this.opts.shutdownTimeoutMs, this.clock, this.dispatcher));
+        return;
+      case 'terminate-all': return terminateAll(this.panes, this.dispatcher);
+      case 'member-exited': return recordExit(this.opts.store, fx.pane, fx.code, fx.exitText).then(() => this.finishing || this.view.refreshRoster());
       case 'finish':
         if (fx.farewell) this.farewell = fx.farewell;
         return void this.finish(fx.code, fx.kill);
       case 'relayout': return this.relayout();
-      case 'repaint': this.fullRepaint = true; return;
-      case 'chrome': this.chromeDirty = true; return;
+      case 'repaint': this.frames.full = true; return;
+      case 'chrome': this.frames.chrome = true; return;
       case 'timer':
         this.clock.clearTimeout(this.timers.get(fx.name));
         this.timers.set(fx.name, this.clock.setTimeout(() => this.dispatch(fx.event), fx.ms));
@@ -294,11 +264,6 @@ export class Multiplexer {
       case 'log': return this.opts.store.log.info(fx.text);
       case 'attention': return this.attention?.update(awaiting(this.st));
     }
-  }
-
-  /** Run async work under a label of its own (its failure reads "approve failed: …"). */
-  private work(label: string, fn: () => Promise<void>): void {
-    this.guarded(label, fn);
   }
 
   /** Create a pane's emulator; its process starts once every pane of the batch has its size. */
@@ -317,47 +282,8 @@ export class Multiplexer {
         pane.attach(running);
         this.dispatch({ kind: 'pane-started', pane: id, error: null });
         started();
-      } else this.guarded(`starting ${id}`, () => this.startPane(pane).finally(started));
+      } else this.guarded(`starting ${id}`, () => startPane(this.opts.store, this.opts.host, pane, this.dispatcher).finally(started));
     });
-  }
-
-  /** Start or restart a pane's process and record its pid. */
-  private async startPane(pane: Pane): Promise<void> {
-    try {
-      await pane.start(this.opts.host);
-    } catch (err) {
-      this.opts.store.log.error(`starting ${pane.name} failed`, err);
-      this.dispatch({ kind: 'pane-started', pane: pane.name, error: (err as Error).message });
-      return;
-    }
-    this.dispatch({ kind: 'pane-started', pane: pane.name, error: null });
-    if (pane.pid) await this.opts.store.memberStarted(pane.name, pane.pid);
-    this.opts.store.log.info(`started ${pane.name} (pid ${pane.pid ?? '?'})`);
-  }
-
-  private async memberExited(name: string, code: number | null, text: string): Promise<void> {
-    this.opts.store.log.info(`${name} ${text}`);
-    await this.opts.store.updateMember(name, { status: 'exited', exitCode: code }).catch(() => undefined);
-    if (!this.finishing) this.view.refreshRoster();
-  }
-
-  private async handshake(id: string): Promise<void> {
-    const pane = this.live.get(id);
-    if (!pane) return this.dispatch({ kind: 'shutdown-done', pane: id, refused: null });
-    let refused: string | null = null;
-    try {
-      const outcome = await shutdownHandshake(this.opts.store, OPERATOR, pane, this.opts.shutdownTimeoutMs, (text) => this.dispatch({ kind: 'shutdown-step', pane: id, text }), this.clock);
-      if (outcome.kind === 'refused') refused = outcome.reason;
-    } catch (err) {
-      this.opts.store.log.error(`shutting down ${id} failed`, err);
-      refused = `shutdown failed: ${(err as Error).message}`;
-    }
-    this.dispatch({ kind: 'shutdown-done', pane: id, refused });
-  }
-
-  private async terminateAll(): Promise<void> {
-    await Promise.all(this.panes.map((p) => terminate(p, (text) => this.dispatch({ kind: 'pane-note', pane: p.name, text }), 1_500)));
-    this.dispatch({ kind: 'terminated' });
   }
 
   /** Recompute geometry from the state and resize every pane. */
@@ -372,44 +298,20 @@ export class Multiplexer {
         pane.resize(cols, rows);
       }
     });
-    this.fullRepaint = true;
+    this.frames.full = true;
     this.requestFrame();
   }
 
-  /** Ask for a frame; several requests within one frame interval coalesce. */
+  /** Ask for a frame (titles and contents of dirty panes, the status line). */
   requestFrame(): void {
-    if (this.frameTimer || !this.surface || this.finishing) return;
-    const wait = Math.max(0, FRAME_MS - (this.clock.now() - this.lastFrame));
-    const run = (): void => {
-      this.frameTimer = null;
-      try {
-        this.frame();
-      } catch (err) {
-        // A frame that cannot be drawn is logged once per burst; the next change tries again.
-        this.opts.store.log.error('drawing a frame failed', err);
-      }
-    };
-    // A timer costs at least a millisecond even at 0; when a frame is due now, draw on the next turn.
-    this.frameTimer = wait === 0 ? { immediate: setImmediate(run) } : { timeout: this.clock.setTimeout(run, wait) };
+    if (this.surface) this.frames.request();
   }
 
-  private cancelFrame(): void {
-    if (!this.frameTimer) return;
-    if ('immediate' in this.frameTimer) clearImmediate(this.frameTimer.immediate);
-    else this.clock.clearTimeout(this.frameTimer.timeout);
-    this.frameTimer = null;
-  }
-
-  private frame(): void {
+  private frame(flags: FrameFlags): void {
     if (!this.surface) return;
-    this.lastFrame = this.clock.now();
-    const full = this.fullRepaint;
-    const chrome = this.chromeDirty;
-    this.fullRepaint = false;
-    this.chromeDirty = false;
     const panes = this.st.panes.map((p) => this.live.get(p.id));
     // Overlays are painted over the panes: the next frame repaints everything under them.
-    if (drawFrame(this.surface, { state: this.st, geometry: this.geometry, panes, backend: this.opts.host.kind, full, chrome })) this.fullRepaint = true;
+    if (drawFrame(this.surface, { state: this.st, geometry: this.geometry, panes, backend: this.opts.host.kind, ...flags })) this.frames.full = true;
   }
 
   /** The emulator modes the reducer needs to route input, by pane id. */
@@ -428,30 +330,24 @@ export class Multiplexer {
       surface.onResize((cols, rows) => this.dispatch({ kind: 'resize', cols, rows })),
       // The terminal can also go away as end-of-file on its input, with or without a SIGHUP.
       surface.onEnd(() => this.dispatch({ kind: 'hangup' })),
+      guardProcess({
+        hangup: () => this.dispatch({ kind: 'hangup' }),
+        // A stray rejection is a bug somewhere below, not a reason to lose the screen: log it and go on.
+        rejection: (reason) => {
+          this.opts.store.log.error('unhandled rejection', reason);
+          this.dispatch({ kind: 'say', text: `internal error: ${reason instanceof Error ? reason.message : String(reason)} (see teamux.log)` });
+        },
+        // An uncaught exception leaves no state worth trusting: restore the terminal first, then stop.
+        exception: (err) => {
+          this.opts.store.log.error('uncaught exception', err);
+          surface.restore();
+          this.farewell = `teamux: internal error: ${err.message}\n  hint: this is a bug; the details are in ${this.opts.store.paths.log}`;
+          void this.finish(70);
+        },
+      }),
     ];
-    const onSignal = (): void => this.dispatch({ kind: 'hangup' });
-    // A stray rejection is a bug somewhere below, not a reason to lose the screen: log it and go on.
-    const onRejection = (reason: unknown): void => {
-      this.opts.store.log.error('unhandled rejection', reason);
-      this.dispatch({ kind: 'say', text: `internal error: ${reason instanceof Error ? reason.message : String(reason)} (see teamux.log)` });
-    };
-    // An uncaught exception leaves no state worth trusting: restore the terminal first, then stop.
-    const onException = (err: Error): void => {
-      this.opts.store.log.error('uncaught exception', err);
-      surface.restore();
-      this.farewell = `teamux: internal error: ${err.message}\n  hint: this is a bug; the details are in ${this.opts.store.paths.log}`;
-      void this.finish(70);
-    };
-    process.on('SIGTERM', onSignal);
-    process.on('SIGHUP', onSignal);
-    process.on('unhandledRejection', onRejection);
-    process.on('uncaughtException', onException);
     this.cleanups.push(() => {
       for (const s of subs) s.dispose();
-      process.off('SIGTERM', onSignal);
-      process.off('SIGHUP', onSignal);
-      process.off('unhandledRejection', onRejection);
-      process.off('uncaughtException', onException);
     });
   }
 
@@ -463,7 +359,7 @@ export class Multiplexer {
   async finish(code: number, kill = true): Promise<void> {
     if (this.finishing) return;
     this.finishing = true;
-    this.cancelFrame();
+    this.frames.stop();
     const log = this.opts.store.log;
     // Each step runs whatever the one before did: the terminal is restored and the promise resolves.
     const step = async (what: string, fn: () => unknown): Promise<void> => {
