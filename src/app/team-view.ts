@@ -9,8 +9,8 @@ import type { SidebarData } from '../ui/sidebar.js';
 
 export { COALESCE_MS, TRAFFIC_LIMIT } from '../store/team-watch.js';
 
-/** What the sidebar and pane titles render from: the sidebar's data, complete, plus a generation. */
-export type TeamSnapshot = TeamState & SidebarData;
+/** What the sidebar and pane titles render from: the sidebar's data, complete, plus a generation (`board` is optional: a snapshot built by hand has only `tasks`). */
+export type TeamSnapshot = Omit<TeamState, 'board'> & SidebarData;
 
 /** Watches a team folder (through the store) and hands out snapshots of it. */
 export class TeamView {

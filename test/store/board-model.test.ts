@@ -53,7 +53,7 @@ describe('board model', () => {
       if (step % 100 === 0 || step === 2999) {
         const want = recount(truth);
         for (const s of ['in_progress', 'ready', 'waiting', 'completed'] as const) expect(m.ids(s), `${s} at step ${step}`).toEqual(want[s]);
-        expect(m.all().map((t) => t.id)).toEqual([...want.in_progress, ...want.ready, ...want.waiting, ...want.completed].map(Number).sort((a, b) => a - b).map(String));
+        expect(m.all().map((t) => t.id)).toEqual([...want.in_progress!, ...want.ready!, ...want.waiting!, ...want.completed!].map(Number).sort((a, b) => a - b).map(String));
       }
     }
     // reset() from the same tasks gives the same board.
