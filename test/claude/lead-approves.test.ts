@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedServer, type LoggedRequest, type ScriptedServer } from '../../src/demo/server.js';
-import { issueCertificate, leadSigner, newKeyPair, planDigest } from '../../src/protocol/trust.js';
+import { issueCertificate, leadSigner, newKeyPair, planDigest, planSignature } from '../../src/protocol/trust.js';
 import type { ProtocolRequest } from '../../src/protocol/types.js';
 import { readClaudeActivity } from '../../src/store/claude.js';
 import { TeamStore } from '../../src/store/team.js';
@@ -175,7 +175,7 @@ describe.skipIf(!CLAUDE)('a Claude Code lead approves plans (real binary, e2e in
     await server.waitForRequest((r) => r.member === 'lead' && bodyText(r).includes(`approved the plan of amy (${plan.id})`), 60_000);
     const approved = (await store.requests.get(plan.id)) as { ok: true; value: ProtocolRequest };
     expect(approved.value.status).toBe('approved');
-    expect(approved.value.response?.signed?.certificate?.member).toBe('lead');
+    expect(planSignature(approved.value.response?.signed)?.certificate?.member).toBe('lead');
     await waitFor(() => existsSync(path.join(root, 'hello.txt')), 'hello.txt written after the lead approved', 60_000, 50);
     expect(readFileSync(path.join(root, 'hello.txt'), 'utf8')).toBe('hello\n');
   }, 300_000);
