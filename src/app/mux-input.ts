@@ -64,6 +64,7 @@ function handleToken(mux: Multiplexer, tok: InputToken): void {
     if (!pane) return;
     pane.term.scrollToBottom();
     pane.scrollMode = false;
+    pane.lastTypedAt = Date.now();
     pane.write(pane.term.modes.bracketedPaste ? `\x1b[200~${tok.text}\x1b[201~` : tok.text);
     return;
   }
@@ -85,6 +86,7 @@ function handleToken(mux: Multiplexer, tok: InputToken): void {
         pane.term.scrollToBottom();
         pane.markDirty();
       }
+      pane.lastTypedAt = Date.now();
       pane.write(encodeForPane(tok.raw, pane.term.modes.applicationCursorKeys));
       return;
     case 'unbound':
