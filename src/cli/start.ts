@@ -16,7 +16,7 @@ import type { PaneHost, PaneProcess } from '../host/types.js';
 import { buildKeyTable, type KeyTable } from '../keys/keymap.js';
 import { OPERATOR } from '../protocol/trust.js';
 import { initTeam } from '../store/init.js';
-import { defaultBindings } from '../app/actions.js';
+import { defaultBindings } from '../mux/actions.js';
 import { TrustAuthority } from '../store/trust.js';
 import { TeamPaths } from '../store/paths.js';
 import { Multiplexer, type MemberLaunch } from '../app/multiplexer.js';
@@ -28,6 +28,7 @@ import { claudeLaunchOf, kickoffClaudeLead, prepareClaudeMembers } from './claud
 import { claimMuxLock, liveMux, sayWhyDetached } from './mux-lock.js';
 import { startTmuxDemoModel, tmuxHostFor } from './tmux-backend.js';
 import type { Verb } from './verb.js';
+import { learnOuterTerminal } from '../ui/outer-query.js';
 
 /** The folder holding bin/teamux, put first on members' PATH so scripts can call `teamux`. */
 export const BIN_DIR = fileURLToPath(new URL('../../bin', import.meta.url));
@@ -235,6 +236,7 @@ export const startVerb: Verb = {
       await prepareClaudeMembers(store, layout, path.join(BIN_DIR, 'teamux'), extraEnv.TEAMUX_DEMO_URL !== undefined);
       await kickoffClaudeLead(store, layout);
       await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
+      await learnOuterTerminal({ input: process.stdin, output: process.stdout }, layout.theme);
       const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv });
       const code = await mux.run();
       await sayWhyDetached(ctx, store);
