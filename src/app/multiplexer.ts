@@ -34,6 +34,7 @@ import type { SpawnRequest } from '../protocol/spawn.js';
 import { memberActivity, type Activity } from '../protocol/activity.js';
 import { OPERATOR } from '../protocol/operator.js';
 import { Attention, DEFAULT_ATTENTION, type AttentionOptions } from './attention.js';
+import { attachTmuxBridge, type NativeTeamsOptions } from './native-teams.js';
 
 /** A member as the multiplexer launches it. */
 export interface MemberLaunch {
@@ -77,6 +78,8 @@ export interface MuxOptions {
   adopt?: PaneProcess[];
   /** How to launch a teammate asked for by a spawn request (absent: spawn requests are not watched). */
   spawnLaunch?: (req: SpawnRequest) => MemberLaunch | { error: string };
+  /** A Claude Code lead whose own agent teams open as panes here (the tmux stand-in). */
+  nativeTeams?: NativeTeamsOptions;
 }
 
 const FRAME_MS = 16;
@@ -213,6 +216,7 @@ export class Multiplexer {
       this.requestFrame();
     });
     this.cleanups.push(() => sub.dispose());
+    if (this.opts.nativeTeams) this.cleanups.push(await attachTmuxBridge(this, this.opts.nativeTeams));
     // Every pane gets its final size before its process starts (or its screen is replayed).
     const opened = this.opts.members.map((m) => [this.addPane(m), m] as const);
     this.relayout();

@@ -91,7 +91,8 @@ async function reportIdle(store: TeamStore, run: HookRun): Promise<void> {
   const cfg = await store.config();
   const me = cfg.members.find((m) => m.name === run.member)!;
   const lead = cfg.members.find((m) => m.kind === 'lead');
-  if (me.kind === 'lead' || !lead) await store.updateMember(run.member, { status: 'idle' });
+  // A teammate of Claude Code's own team: Claude Code tells its lead itself (idle_notification).
+  if (me.kind === 'lead' || !lead || me.claudeTeam) await store.updateMember(run.member, { status: 'idle' });
   else await reportCycleEnd(store, run.member, lead.name, { how: 'done', text: (run.input.last_assistant_message ?? '').trim() });
 }
 
