@@ -13,6 +13,7 @@ import { withLock } from '../store/lock.js';
 import type { TeamStore } from '../store/team.js';
 import { waitOnFolder } from '../store/watch.js';
 import { denyTool, keepGoing, permissionDecision, transcriptTokens, type HookInput } from './hook-answers.js';
+import { nativeNeedsPermission, nativePermissionDecision } from './native-hooks.js';
 
 /** Where a hook writes its answer; `out` resolves once the text is flushed. */
 export interface HookIo {
@@ -117,11 +118,13 @@ async function planGate(store: TeamStore, run: HookRun, io: HookIo): Promise<num
   const { requests } = await store.requests.list();
   const decision = gateDecision(tool, memberPlanStatus(anchor, requests), CLAUDE_MUTATING_TOOLS);
   if (!decision.allow) await io.out(denyTool(decision.reason));
+  // A teammate of Claude Code's own team has no PermissionRequest hook of its own: ask here.
+  else if (me.value.claudeTeam && nativeNeedsPermission(tool, run.input.permission_mode)) return permission(store, run, io, nativePermissionDecision);
   return 0;
 }
 
 /** Ask the operator through a `permission` request; print nothing (Claude's own prompt stays) on timeout. */
-async function permission(store: TeamStore, run: HookRun, io: HookIo): Promise<number> {
+async function permission(store: TeamStore, run: HookRun, io: HookIo, answerText: (allow: boolean, feedback: string) => string = permissionDecision): Promise<number> {
   const cfg = await store.config();
   const lead = cfg.members.find((m) => m.kind === 'lead')?.name ?? run.member;
   await updateClaudeActivity(store.paths, run.member, { state: 'waiting for permission' });
@@ -139,7 +142,7 @@ async function permission(store: TeamStore, run: HookRun, io: HookIo): Promise<n
   if (answer && (answer.status === 'approved' || answer.status === 'rejected')) {
     // Claude Code acts on the answer when the hook exits, so nothing slow comes first (whoever
     // answered marked the member working again).
-    await io.out(permissionDecision(answer.status === 'approved', answer.response?.text ?? ''));
+    await io.out(answerText(answer.status === 'approved', answer.response?.text ?? ''));
     store.log.info(`permission ${id} for ${run.member}: ${answer.status}, handed to Claude Code`);
     return 0;
   }

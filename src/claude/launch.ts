@@ -44,7 +44,8 @@ export const MEMBER_FROM_ENV = '"$TEAMUX_MEMBER"';
 
 /** The shell command Claude Code runs for a hook (it goes through sh -c). */
 export function hookCommand(ctx: ClaudeMemberContext, event: string): string {
-  const extra = event === 'PermissionRequest' ? ['--permission-timeout', String(ctx.permissionTimeout)] : [];
+  const asks = event === 'PermissionRequest' || (event === 'PreToolUse' && ctx.nativeTeams);
+  const extra = asks ? ['--permission-timeout', String(ctx.permissionTimeout)] : [];
   const words = [ctx.node, ctx.teamuxBin, 'hook', event, '--as', ctx.member, '--team-dir', ctx.teamDir, ...extra].map(shellQuote);
   if (ctx.nativeTeams) words[5] = MEMBER_FROM_ENV;
   return words.join(' ');
@@ -55,7 +56,8 @@ export function claudeSettings(ctx: ClaudeMemberContext): Record<string, unknown
   const hook = (event: string, timeout = 30): { type: 'command'; command: string; timeout: number } => ({ type: 'command', command: hookCommand(ctx, event), timeout });
   const hooks: Record<string, unknown[]> = {};
   for (const event of HOOK_EVENTS) {
-    if (event === 'PreToolUse') hooks[event] = [{ matcher: GATED_TOOL_MATCHER, hooks: [hook(event)] }];
+    // A native lead's teammates ask for permission from PreToolUse (see native-hooks.ts): it waits as long.
+    if (event === 'PreToolUse') hooks[event] = [{ matcher: GATED_TOOL_MATCHER, hooks: [ctx.nativeTeams ? hook(event, Math.ceil(ctx.permissionTimeout) + 30) : hook(event)] }];
     // The hook waits up to permission_timeout itself and then steps aside; Claude's own limit is later.
     else if (event === 'PermissionRequest') hooks[event] = [{ matcher: '*', hooks: [hook(event, Math.ceil(ctx.permissionTimeout) + 30)] }];
     else hooks[event] = [{ hooks: [hook(event)] }];
