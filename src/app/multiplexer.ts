@@ -30,6 +30,7 @@ import { watchSpawns } from './spawn-watch.js';
 import { watchClaudeWake } from './claude-wake.js';
 import { formatTokens, formatUsd } from '../agent/pricing.js';
 import type { ClaudeActivity } from '../store/claude.js';
+import type { ClaudeTeamView } from '../store/claude-team-files.js';
 import type { SpawnRequest } from '../protocol/spawn.js';
 import { memberActivity, type Activity } from '../protocol/activity.js';
 import { OPERATOR } from '../protocol/operator.js';
@@ -131,6 +132,8 @@ export class Multiplexer {
   readonly view: TeamView;
   snapshot: TeamSnapshot;
   selectedRequest: string | null = null;
+  /** A native lead's Claude Code team, as its files show it (see native-teams.ts). */
+  claudeTeam: ClaudeTeamView | null = null;
   /** The sidebar toggle (C-a t): null until the person uses it, then shown or hidden whatever the width. */
   sidebarShown: boolean | null = null;
   notices = new Map<string, string>();
@@ -430,7 +433,7 @@ export class Multiplexer {
 
   private paintSidebar(r: Rect): void {
     const activities = new Map(this.panes.map((p) => [p.name, this.paneActivity(p)] as const));
-    const rows = renderSidebar(this.snapshot, { width: r.width, height: r.height, sections: this.opts.sidebar.sections, selectedRequest: this.selectedRequest, notices: [...this.notices.entries()].map(([n, t]) => `${n}: ${t}`), activities });
+    const rows = renderSidebar(this.claudeTeam ? { ...this.snapshot, claudeTeam: this.claudeTeam } : this.snapshot, { width: r.width, height: r.height, sections: this.opts.sidebar.sections, selectedRequest: this.selectedRequest, notices: [...this.notices.entries()].map(([n, t]) => `${n}: ${t}`), activities });
     paintRows(this.screen, r, rows, style());
   }
 

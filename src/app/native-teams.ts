@@ -1,11 +1,13 @@
 /**
  * Claude Code's own agent teams in a running multiplexer (a `native_teams` lead): the tmux
  * stand-in's bridge, attached to the multiplexer's panes through PaneControl before any member
- * starts, so the lead's first `tmux` call finds the socket listening. Released with the screen.
+ * starts, so the lead's first `tmux` call finds the socket listening, and the watch on Claude
+ * Code's team files that feeds the sidebar. Both are released with the screen.
  */
 import type { Multiplexer } from './multiplexer.js';
 import { multiplexerPanes } from './mux-pane-control.js';
 import { TmuxBridge } from './tmux-bridge.js';
+import { watchClaudeTeam } from './claude-team-watch.js';
 
 /** What the multiplexer is told about a native lead. */
 export interface NativeTeamsOptions {
@@ -29,5 +31,20 @@ export async function attachTmuxBridge(mux: Multiplexer, native: NativeTeamsOpti
     mux.say(`Claude Code agent teams are off: cannot listen on ${native.socket} (${(err as Error).message})`);
     return () => undefined;
   }
-  return () => bridge.dispose();
+  // The sidebar follows Claude Code's own team files under the HOME the lead runs with.
+  const home = lead.env.HOME;
+  const watch = home
+    ? watchClaudeTeam({
+      home, log: mux.opts.store.log,
+      leadSession: () => mux.snapshot.claude?.[native.lead]?.sessionId ?? null,
+      onChange: (view) => {
+        mux.claudeTeam = view;
+        mux.invalidate();
+      },
+    })
+    : null;
+  return () => {
+    watch?.dispose();
+    bridge.dispose();
+  };
 }
