@@ -9,7 +9,11 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { rmSync } from 'node:fs';
 import { shellCommandOf } from '../claude/tmux-shim/argv.js';
 import { TmuxShim, type PaneRun, type ShimAnswer, type ShimPane, type TmuxSurface } from '../claude/tmux-shim/exec.js';
-import { demoRouted, teammateOf } from '../claude/tmux-shim/teammate.js';
+import { demoRouted, ownMcpConfig, teammateOf } from '../claude/tmux-shim/teammate.js';
+import { shellQuote } from '../host/tmux/quote.js';
+import { mcpClientConfig } from '../mcp/config.js';
+import { claudeFilesOf } from '../store/claude.js';
+import { writeTeammateMcp } from '../store/claude-teams.js';
 import { LEAD_PANE_ID } from '../claude/launch.js';
 import { OPERATOR } from '../protocol/operator.js';
 import type { Member } from '../protocol/types.js';
@@ -28,6 +32,8 @@ export interface BridgeOptions<H> {
   planRequired: boolean;
   /** The session name formats show (#{session_name}). */
   session: string;
+  /** The teamux launcher a teammate's own MCP config runs (bin/teamux). */
+  teamuxBin?: string;
 }
 
 /** One pane the bridge knows, by its tmux id. */
@@ -185,7 +191,13 @@ export class TmuxBridge<H> implements TmuxSurface {
       if (!joined.ok) return { error: joined.error };
       name = mate.name;
       const demo = this.opts.lead.env.TEAMUX_DEMO_URL;
-      if (demo) command = demoRouted(line, demo, this.opts.lead.name, mate.name);
+      if (demo) command = demoRouted(command, demo, this.opts.lead.name, mate.name);
+      // The lead's flags come along, its MCP config too: the teammate gets its own, speaking as itself.
+      const paths = this.opts.store.paths;
+      const own = await writeTeammateMcp(paths, mate.name, mcpClientConfig(paths.dir, mate.name, this.opts.teamuxBin));
+      const swapped = ownMcpConfig(command, claudeFilesOf(paths, this.opts.lead.name).mcp, own, shellQuote);
+      if (swapped === null) return { error: `the teammate's --mcp-config is not the lead's file ${claudeFilesOf(paths, this.opts.lead.name).mcp}; refusing to start it with an MCP server speaking as someone else` };
+      command = swapped;
     }
     const words = run.words.length === 1 ? [command] : run.words;
     const launch = this.launchOf(k.id, name, mate ? `Claude Code teammate (${mate.team})` : 'pane opened by Claude Code', { ...run, words }, line, mate ? name : null);

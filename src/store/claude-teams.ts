@@ -6,7 +6,8 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { atomicWrite, DIR_MODE, ensureDir } from './fsx.js';
+import { claudeFilesOf } from './claude.js';
+import { atomicWrite, DIR_MODE, ensureDir, writeJson } from './fsx.js';
 import type { TeamPaths } from './paths.js';
 
 /** Write the stand-in script (mode 0700) and return its path. */
@@ -22,4 +23,13 @@ export async function writeTmuxShim(paths: TeamPaths, script: string): Promise<s
 /** Make the private folder a socket outside the team folder lives in (see tmux-shim/socket.ts). */
 export async function ensureSocketFolder(socket: string): Promise<void> {
   await fsp.mkdir(path.dirname(socket), { recursive: true, mode: DIR_MODE });
+}
+
+/** Write a Claude Code teammate's own MCP config (`teamux mcp` speaking as it) and return its path. */
+export async function writeTeammateMcp(paths: TeamPaths, member: string, mcp: unknown): Promise<string> {
+  const file = claudeFilesOf(paths, member).mcp;
+  await ensureDir(paths.claude);
+  await ensureDir(path.dirname(file));
+  await writeJson(file, mcp);
+  return file;
 }

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TmuxShim, type PaneRun, type ShimPane, type TmuxSurface } from '../../src/claude/tmux-shim/exec.js';
-import { demoRouted, teammateOf } from '../../src/claude/tmux-shim/teammate.js';
+import { demoRouted, ownMcpConfig, teammateOf } from '../../src/claude/tmux-shim/teammate.js';
+import { shellQuote } from '../../src/host/tmux/quote.js';
 import { REPO } from '../helpers/team.js';
 
 interface Recorded { argv: string[]; env: { TMUX: string; TMUX_PANE: string }; stdout: string; stderr: string; code: number }
@@ -77,6 +78,11 @@ describe('tmux stand-in: recorded Claude Code 2.1.328 calls', () => {
     expect(teammateOf(respawned)).toEqual({ name: 'amy', team: 'session-9bf2ef80', agentId: 'amy@session-9bf2ef80' });
     expect(demoRouted(respawned, 'http://127.0.0.1:33317/', 'lead', 'amy')).toContain('ANTHROPIC_BASE_URL=http://127.0.0.1:33317/m/amy CLAUDE_CODE_DISABLE');
     expect(teammateOf('cd /w && cat')).toBeNull();
+    // The lead's MCP config (passed on by Claude Code) is swapped for the teammate's; an unknown one is refused.
+    const withMcp = `${respawned} --mcp-config /t/claude/lead/mcp.json`;
+    expect(ownMcpConfig(withMcp, '/t/claude/lead/mcp.json', '/t/claude/amy/mcp.json', shellQuote)).toBe(`${respawned} --mcp-config /t/claude/amy/mcp.json`);
+    expect(ownMcpConfig(`${respawned} --mcp-config /elsewhere.json`, '/t/claude/lead/mcp.json', '/t/claude/amy/mcp.json', shellQuote)).toBeNull();
+    expect(ownMcpConfig(respawned, '/t/claude/lead/mcp.json', '/t/claude/amy/mcp.json', shellQuote)).toBe(respawned);
     expect(teammateOf("claude --agent-name 'Bad Name' --team-name t")).toEqual({ error: expect.stringContaining('"Bad Name" is not a teamux member name') });
   });
 });

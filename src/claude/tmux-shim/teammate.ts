@@ -38,3 +38,15 @@ export function demoRouted(command: string, demoUrl: string, lead: string, teamm
   const base = demoUrl.replace(/\/+$/, '');
   return command.split(`ANTHROPIC_BASE_URL=${base}/m/${lead} `).join(`ANTHROPIC_BASE_URL=${base}/m/${teammate} `);
 }
+
+/**
+ * The command with the lead's `--mcp-config FILE` turned into the teammate's own: Claude Code passes
+ * the lead's flags on, and the lead's file runs `teamux mcp` as the lead. Null when the lead's file
+ * is not found in a form teamux recognises (the caller refuses then: never a teammate acting as the lead).
+ */
+export function ownMcpConfig(command: string, leadFile: string, teammateFile: string, quote: (s: string) => string): string | null {
+  const forms = [`--mcp-config ${leadFile}`, `--mcp-config ${quote(leadFile)}`, `--mcp-config '${leadFile}'`];
+  const form = forms.find((f) => command.includes(`${f} `) || command.endsWith(f));
+  if (!form) return command.includes('--mcp-config') ? null : command;
+  return command.split(form).join(`--mcp-config ${quote(teammateFile)}`);
+}
