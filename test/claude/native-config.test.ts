@@ -75,3 +75,14 @@ describe('a native lead is launched', () => {
     expect(env).toMatchObject({ PATH: '/t/.teamux/x/claude/bin:/usr/bin', TMUX: '/t/.teamux/x/tmux.sock,42,0', TMUX_PANE: '%0', CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1', TEAMUX_MEMBER: 'lead' });
   });
 });
+
+test('native-config.example-layout-and-its-demo-scripts-are-valid', async () => {
+  const repo = path.resolve(__dirname, '../..');
+  const r = loadLayout(path.join(repo, 'examples/claude-native/team.yaml'), { env: { PATH: fakeClaudeDir() } });
+  if (!r.ok) throw new Error(formatErrors(r.errors));
+  expect(r.warnings).toEqual([]);
+  expect(r.layout.lead.claude?.nativeTeams).toEqual({ planRequired: false });
+  const { loadScriptDir } = await import('../../src/demo/script.js');
+  const scripts = await loadScriptDir(path.join(repo, 'examples/claude-native/scripts'));
+  expect(scripts.ok && [...scripts.value.keys()].sort()).toEqual(['amy', 'lead']);
+});
