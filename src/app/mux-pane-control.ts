@@ -1,8 +1,10 @@
 /**
  * The narrow interface the tmux stand-in's bridge drives panes through (open, replace, close, focus,
- * list with rectangles), and its implementation on today's Multiplexer using only its public
- * surface. Kept apart so the bridge can be re-attached to another multiplexer core unchanged.
+ * title, list with rectangles), and its implementation on the Multiplexer through its public state
+ * and its run-time events (open-pane, close-pane, set-pane-title). Kept apart so the bridge does not
+ * depend on the multiplexer's core.
  */
+import { layoutOf, paneIndex } from '../mux/state.js';
 import type { MemberLaunch, Multiplexer } from './multiplexer.js';
 import type { Pane } from './pane.js';
 
@@ -31,6 +33,8 @@ export interface PaneControl<H> {
   /** End a pane's process and remove the pane. */
   close(h: H): Promise<void>;
   focus(h: H): void;
+  /** Show a title for the pane (tmux's select-pane -T). */
+  setTitle?(h: H, title: string): void;
   /** A line in the status bar (and teamux.log). */
   say(text: string): void;
 }
@@ -38,51 +42,51 @@ export interface PaneControl<H> {
 const STOP_GRACE_MS = 2_000;
 
 /** End a pane's process: SIGHUP (as tmux's kill-pane does), then SIGKILL if it lingers. */
-async function stopProcess(p: Pane): Promise<void> {
-  if (p.exited() || !p.proc) return;
+async function stopProcess(p: Pane | undefined): Promise<void> {
+  if (!p || p.exited() || p.pid === undefined) return;
   p.kill('SIGHUP');
   if (await p.waitExit(STOP_GRACE_MS)) return;
   p.kill('SIGKILL');
   await p.waitExit(STOP_GRACE_MS);
 }
 
-/** The PaneControl of a running Multiplexer. */
-export function multiplexerPanes(mux: Multiplexer): PaneControl<Pane> {
+/** The PaneControl of a running Multiplexer: panes are named by their ids, and changed through its events. */
+export function multiplexerPanes(mux: Multiplexer): PaneControl<string> {
+  const live = (id: string): Pane | undefined => mux.panes.find((p) => p.name === id);
   return {
-    all: () => [...mux.panes],
-    facts(p) {
-      const i = mux.panes.indexOf(p);
+    all: () => mux.state.panes.map((p) => p.id),
+    facts(id) {
+      const i = paneIndex(mux.state, id);
       if (i < 0) return null;
-      const r = mux.geometry?.panes[i];
+      const r = layoutOf(mux.state).panes[i];
       const rect = r && r.width > 0 && r.height > 1 ? { left: r.left, top: r.top + 1, width: r.width, height: r.height - 1 } : null;
-      return { name: p.name, rect, alive: !p.exited(), pid: p.pid ?? null, focused: i === mux.focused };
+      const p = live(id);
+      return { name: id, rect, alive: mux.state.panes[i]!.life !== 'exited', pid: p?.pid ?? null, focused: i === mux.state.focused };
     },
     area() {
-      const g = mux.geometry;
-      const width = g ? Math.max(0, ...g.panes.map((r) => r.left + r.width)) - Math.min(...g.panes.map((r) => r.left)) : 80;
-      const height = g ? g.status.top : 24;
-      return { width: Number.isFinite(width) ? width : 80, height };
+      const g = layoutOf(mux.state);
+      const rects = g.panes.filter((r) => r.width > 0);
+      const width = rects.length > 0 ? Math.max(...rects.map((r) => r.left + r.width)) - Math.min(...rects.map((r) => r.left)) : mux.state.cols;
+      return { width, height: g.status.top };
     },
-    open: (launch) => mux.openPane(launch),
+    async open(launch) {
+      await mux.openPane(launch);
+      return launch.name;
+    },
     async replace(old, launch) {
-      await stopProcess(old);
-      const fresh = await mux.openPane(launch);
-      // The new pane takes the old one's place in the layout.
-      mux.panes.splice(mux.panes.indexOf(fresh), 1);
-      mux.panes.splice(mux.panes.indexOf(old) + 1, 0, fresh);
-      mux.closePane(old);
-      return fresh;
+      // The new pane opens where new panes open (the end); the placeholder was the newest pane.
+      await stopProcess(live(old));
+      mux.dispatch({ kind: 'close-pane', pane: old });
+      await mux.openPane(launch);
+      return launch.name;
     },
-    async close(p) {
-      await stopProcess(p);
-      mux.closePane(p);
+    async close(id) {
+      await stopProcess(live(id));
+      mux.dispatch({ kind: 'close-pane', pane: id, signal: 'SIGKILL' });
     },
-    focus(p) {
-      const i = mux.panes.indexOf(p);
-      if (i < 0) return;
-      mux.focused = i;
-      mux.invalidate();
-    },
-    say: (text) => mux.say(text),
+    setTitle: (id, title) => mux.dispatch({ kind: 'set-pane-title', pane: id, title }),
+    // The multiplexer has no run-time focus event yet; Claude Code 2.1.328 never asks for focus.
+    focus: () => undefined,
+    say: (text) => mux.dispatch({ kind: 'say', text }),
   };
 }

@@ -28,7 +28,7 @@ export async function attachTmuxBridge(mux: Multiplexer, native: NativeTeamsOpti
   } catch (err) {
     // Without the socket the lead still runs; its teammates then fail to open, with the reason in the log.
     mux.opts.store.log.error(`the tmux stand-in cannot listen on ${native.socket}`, err);
-    mux.say(`Claude Code agent teams are off: cannot listen on ${native.socket} (${(err as Error).message})`);
+    mux.dispatch({ kind: 'say', text: `Claude Code agent teams are off: cannot listen on ${native.socket} (${(err as Error).message})` });
     return () => undefined;
   }
   // The sidebar follows Claude Code's own team files under the HOME the lead runs with.
@@ -39,7 +39,7 @@ export async function attachTmuxBridge(mux: Multiplexer, native: NativeTeamsOpti
       leadSession: () => mux.snapshot.claude?.[native.lead]?.sessionId ?? null,
       onChange: (view) => {
         mux.claudeTeam = view;
-        mux.invalidate();
+        mux.dispatch({ kind: 'team', snapshot: { ...mux.snapshot, claudeTeam: view } });
       },
     })
     : null;

@@ -211,7 +211,9 @@ export class TmuxBridge<H> implements TmuxSurface {
 
   setTitle(target: ShimPane, title: string): void {
     const k = this.byId(target.id);
-    if (k) k.title = title;
+    if (!k) return;
+    k.title = title;
+    if (k.id !== LEAD_PANE_ID) this.opts.control.setTitle?.(k.handle, title);
   }
 
   focus(target: ShimPane): void {

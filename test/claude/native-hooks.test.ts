@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { nativeNeedsPermission } from '../../src/claude/native-hooks.js';
 import { OPERATOR } from '../../src/protocol/trust.js';
 import { trustRoot } from '../agent/helpers.js';
-import { BIN, REPO, cliProcess, makeTeam, waitFor } from '../helpers/team.js';
+import { BIN, REPO, makeTeam, waitFor } from '../helpers/team.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => cleanup?.());
@@ -48,21 +48,26 @@ describe('hooks of a native teammate', () => {
 
   it('native-hooks.pretooluse-asks-the-operator-allow-deny-and-timeout', async () => {
     const { store, dir } = await team();
+    // The screen's trust root: only its signed answers count; its key and run reach the hook by env.
+    const { screen, env: rootEnv, run } = await trustRoot(dir);
+    const trustEnv = { TEAMUX_TRUST_KEY: rootEnv.TEAMUX_TRUST_KEY!, TEAMUX_RUN: run };
     const pending = (command: string) => waitFor(async () => (await store.requests.list()).requests.find((r) => r.type === 'permission' && r.status === 'pending' && r.body === `Bash: ${command}`), `the request for ${command}`, 20_000);
     // The hook names the member from $TEAMUX_MEMBER, as the native lead's settings do.
-    const first = hook(['PreToolUse', '--as', 'amy', '--team-dir', dir, '--permission-timeout', '60'], bash('touch a'));
+    const first = hook(['PreToolUse', '--as', 'amy', '--team-dir', dir, '--permission-timeout', '60'], bash('touch a'), trustEnv);
     const req = await pending('touch a');
-    expect(req).toMatchObject({ from: 'amy', to: 'lead' });
-    expect((await cliProcess(['request', 'approve', req.id, '--team-dir', dir])).code).toBe(0);
+    expect(req).toMatchObject({ from: 'amy', to: OPERATOR });
+    const ok = await screen.answerRequest(req.id, OPERATOR, true, 'approved by the operator');
+    if (!ok.ok) throw new Error(ok.message);
     expect(JSON.parse((await first).out)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'allowed by the operator at the teamux screen' } });
 
-    const second = hook(['PreToolUse', '--as', 'amy', '--team-dir', dir, '--permission-timeout', '60'], bash('rm -rf /'));
+    const second = hook(['PreToolUse', '--as', 'amy', '--team-dir', dir, '--permission-timeout', '60'], bash('rm -rf /'), trustEnv);
     const req2 = await pending('rm -rf /');
-    expect((await cliProcess(['request', 'reject', req2.id, '--feedback', 'never', '--team-dir', dir])).code).toBe(0);
+    const no = await screen.answerRequest(req2.id, OPERATOR, false, 'never');
+    if (!no.ok) throw new Error(no.message);
     expect(JSON.parse((await second).out).hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'denied by the operator: never' });
 
     // No answer in time: nothing printed (Claude Code's own route, the lead's prompt, takes over).
-    expect(await hook(['PreToolUse', '--as', 'amy', '--team-dir', dir, '--permission-timeout', '1'], bash('sleep 1'))).toMatchObject({ code: 0, out: '' });
+    expect(await hook(['PreToolUse', '--as', 'amy', '--team-dir', dir, '--permission-timeout', '1'], bash('sleep 1'), trustEnv)).toMatchObject({ code: 0, out: '' });
     // A mode in which Claude Code does not ask: neither does teamux.
     expect(await hook(['PreToolUse', '--as', 'amy', '--team-dir', dir], bash('ls', 'bypassPermissions'))).toMatchObject({ code: 0, out: '' });
     // The hook cannot be made to act as the lead from a teammate's pane.

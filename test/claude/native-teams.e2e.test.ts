@@ -117,7 +117,7 @@ describe.skipIf(!CLAUDE)('Claude Code agent teams in teamux panes (real binary, 
     await server.waitForRequest((r) => r.member === 'amy' && bodyText(r).includes('Say hello and run the command'), 60_000);
 
     // Its Bash call asks teamux: the request is in the sidebar, C-a a allows it, the command runs.
-    await d.waitFor(/permission amy→lead: Bash: touch/, 'the permission request in the sidebar', 90_000);
+    await d.waitFor(/permission amy→human: Bash: touch/, 'the permission request in the sidebar', 90_000);
     expect(existsSync(path.join(root, 'ran.txt'))).toBe(false);
     await d.keys('C-a', 'a');
     await waitFor(() => existsSync(path.join(root, 'ran.txt')), 'ran.txt (the allowed command ran)', 60_000, 50);
