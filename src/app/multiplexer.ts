@@ -27,6 +27,8 @@ import { Pane, SCROLLBACK_LINES } from './pane.js';
 import { handshake, recordExit, startPane, terminateAll } from './pane-work.js';
 import { watchSpawns } from './spawn-watch.js';
 import { TeamView, type TeamSnapshot } from './team-view.js';
+import { attachTmuxBridge } from './native-teams.js';
+import type { ClaudeTeamView } from '../store/claude-team-files.js';
 
 export type { MemberLaunch } from '../mux/state.js';
 export type { MuxOptions } from './mux-options.js';
@@ -88,6 +90,13 @@ export class Multiplexer {
     return this.st.snapshot as TeamSnapshot;
   }
 
+  /** A native lead's Claude Code team, as its files show it (see native-teams.ts); merged into every snapshot. */
+  claudeTeam: ClaudeTeamView | null = null;
+
+  private withClaudeTeam(snapshot: TeamSnapshot): TeamSnapshot {
+    return this.claudeTeam ? { ...snapshot, claudeTeam: this.claudeTeam } : snapshot;
+  }
+
   /** Take over the terminal, start every member, and resolve with the exit code when it quits. */
   async run(): Promise<number> {
     // Resolves when finish() runs, even if that happens while start-up is still waiting on something.
@@ -113,9 +122,11 @@ export class Multiplexer {
     this.dispatch({ kind: 'resize', cols: surface.cols, rows: surface.rows });
     this.relayout();
     // The team folder watch starts while the panes start.
-    const watching = this.view.start().then(() => this.dispatch({ kind: 'team', snapshot: this.view.snapshot() }));
-    const sub = this.view.onChange((snapshot) => this.dispatch({ kind: 'team', snapshot }));
+    const watching = this.view.start().then(() => this.dispatch({ kind: 'team', snapshot: this.withClaudeTeam(this.view.snapshot()) }));
+    const sub = this.view.onChange((snapshot) => this.dispatch({ kind: 'team', snapshot: this.withClaudeTeam(snapshot) }));
     this.cleanups.push(() => sub.dispose());
+    // A native Claude Code lead's tmux stand-in listens before the lead starts.
+    if (this.opts.nativeTeams) this.cleanups.push(await attachTmuxBridge(this, this.opts.nativeTeams));
     // Every pane gets its final size before its process starts (or its screen is replayed).
     this.batch(() => {
       for (const m of this.opts.members) this.dispatch({ kind: 'open-pane', launch: m });

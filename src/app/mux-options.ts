@@ -6,6 +6,7 @@ import type { Clock } from '../host/clock.js';
 import type { PaneHost, PaneProcess } from '../host/types.js';
 import type { KeyTable } from '../keys/keymap.js';
 import type { MemberLaunch } from '../mux/state.js';
+import type { NativeTeamsOptions } from './native-teams.js';
 import type { SpawnRequest } from '../protocol/spawn.js';
 import type { TeamStore } from '../store/team.js';
 import type { LayoutName, MainSize, SidebarSize } from '../ui/geometry.js';
@@ -39,6 +40,8 @@ export interface MuxOptions {
   adopt?: PaneProcess[];
   /** How to launch a teammate asked for by a spawn request (absent: spawn requests are not watched). */
   spawnLaunch?: (req: SpawnRequest) => MemberLaunch | { error: string };
+  /** A Claude Code lead whose own agent teams open as panes here (the tmux stand-in). */
+  nativeTeams?: NativeTeamsOptions;
   /** Where time comes from (default: the system clock); tests drive a fake one. */
   clock?: Clock;
 }

@@ -20,6 +20,7 @@ export interface HookInput {
   notification_type?: string;
   message?: string;
   prompt?: string;
+  permission_mode?: string;
   cost?: { total_cost_usd?: number };
   model?: { id?: string; display_name?: string };
 }

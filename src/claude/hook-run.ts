@@ -15,6 +15,7 @@ import { checkPermissionAnswer, OPERATOR } from '../protocol/trust.js';
 import type { TeamStore } from '../store/team.js';
 import { waitOnFolder } from '../store/watch.js';
 import { denyTool, keepGoing, permissionDecision, transcriptTokens, type HookInput } from './hook-answers.js';
+import { nativeNeedsPermission, nativePermissionDecision } from './native-hooks.js';
 
 /** Where a hook writes its answer; `out` resolves once the text is flushed. */
 export interface HookIo {
@@ -93,7 +94,8 @@ async function reportIdle(store: TeamStore, run: HookRun): Promise<void> {
   const cfg = await store.config();
   const me = cfg.members.find((m) => m.name === run.member)!;
   const lead = cfg.members.find((m) => m.kind === 'lead');
-  if (me.kind === 'lead' || !lead) await store.updateMember(run.member, { status: 'idle' });
+  // A teammate of Claude Code's own team: Claude Code tells its lead itself (idle_notification).
+  if (me.kind === 'lead' || !lead || me.claudeTeam) await store.updateMember(run.member, { status: 'idle' });
   else await reportCycleEnd(store, run.member, lead.name, { how: 'done', text: (run.input.last_assistant_message ?? '').trim() });
 }
 
@@ -118,6 +120,8 @@ async function planGate(store: TeamStore, run: HookRun, io: HookIo): Promise<num
   const { requests } = await store.requests.list();
   const decision = gateDecision(tool, memberPlanStatus(anchor, requests), CLAUDE_MUTATING_TOOLS);
   if (!decision.allow) await io.out(denyTool(decision.reason));
+  // A teammate of Claude Code's own team has no PermissionRequest hook of its own: ask here.
+  else if (me.value.claudeTeam && nativeNeedsPermission(tool, run.input.permission_mode)) return permission(store, run, io, nativePermissionDecision);
   return 0;
 }
 
@@ -127,7 +131,7 @@ async function planGate(store: TeamStore, run: HookRun, io: HookIo): Promise<num
  * inherited, never from a file): one written by anybody else, a member's own shell included, is
  * ignored and the hook steps aside, as it does on timeout, so Claude Code asks in its own pane.
  */
-async function permission(store: TeamStore, run: HookRun, io: HookIo): Promise<number> {
+async function permission(store: TeamStore, run: HookRun, io: HookIo, answerText: (allow: boolean, feedback: string) => string = permissionDecision): Promise<number> {
   const cfg = await store.config();
   const me = cfg.members.find((m) => m.name === run.member)!;
   const trust = gateAnchorAtStart(process.env, me, cfg, cfg.members.find((m) => m.kind === 'lead')?.name ?? '').trust;
@@ -156,7 +160,7 @@ async function permission(store: TeamStore, run: HookRun, io: HookIo): Promise<n
     if (checked.ok) {
       // Claude Code acts on the answer when the hook exits, so nothing slow comes first (whoever
       // answered marked the member working again).
-      await io.out(permissionDecision(checked.allow, checked.text));
+      await io.out(answerText(checked.allow, checked.text));
       store.log.info(`permission ${id} for ${run.member}: ${answer.status}, handed to Claude Code`);
       return 0;
     }

@@ -11,6 +11,7 @@ import type { NormalizedClaude } from '../config/normalize.js';
 import type { ClaudePermissionMode } from '../config/schema.js';
 import { shellQuote } from '../host/tmux/quote.js';
 import { mcpClientConfig, type McpClientConfig } from '../mcp/config.js';
+import { perlShimScript } from './tmux-shim/client-perl.js';
 
 /** The hook events teamux listens to, as Claude Code names them. */
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'Notification', 'Stop', 'SessionEnd'] as const;
@@ -32,6 +33,11 @@ export interface ClaudeMemberContext {
   node: string;
   /** Seconds a permission request waits for an answer from teamux. */
   permissionTimeout: number;
+  /**
+   * A `native_teams` lead: its teammates run with this same settings file, so the hooks name the
+   * member from the pane's $TEAMUX_MEMBER (teamux sets it per pane) instead of a fixed `--as`.
+   */
+  nativeTeams?: boolean;
 }
 
 /** The Stop hook's own one-file CommonJS entry beside the teamux launcher (every idle turn runs it). */
@@ -39,12 +45,18 @@ export function stopHookEntry(teamuxBin: string): string {
   return path.join(path.dirname(teamuxBin), '..', 'dist', 'claude', 'stop-fast.cjs');
 }
 
+/** The `--as` word of a native lead's hooks: expanded by sh -c in each Claude Code process, lead or teammate. */
+export const MEMBER_FROM_ENV = '"$TEAMUX_MEMBER"';
+
 /** The shell command Claude Code runs for a hook (it goes through sh -c). */
 export function hookCommand(ctx: ClaudeMemberContext, event: string): string {
-  const extra = event === 'PermissionRequest' ? ['--permission-timeout', String(ctx.permissionTimeout)] : [];
+  const asks = event === 'PermissionRequest' || (event === 'PreToolUse' && ctx.nativeTeams);
+  const extra = asks ? ['--permission-timeout', String(ctx.permissionTimeout)] : [];
   // Stop runs after every turn: its entry skips the CLI's module graph when nothing is unread.
   const entry = event === 'Stop' ? stopHookEntry(ctx.teamuxBin) : ctx.teamuxBin;
-  return [ctx.node, entry, 'hook', event, '--as', ctx.member, '--team-dir', ctx.teamDir, ...extra].map(shellQuote).join(' ');
+  const words = [ctx.node, entry, 'hook', event, '--as', ctx.member, '--team-dir', ctx.teamDir, ...extra].map(shellQuote);
+  if (ctx.nativeTeams) words[5] = MEMBER_FROM_ENV;
+  return words.join(' ');
 }
 
 /** The settings file passed with --settings: teamux's hooks, the MCP allow rule and the status line. */
@@ -52,7 +64,8 @@ export function claudeSettings(ctx: ClaudeMemberContext): Record<string, unknown
   const hook = (event: string, timeout = 30): { type: 'command'; command: string; timeout: number } => ({ type: 'command', command: hookCommand(ctx, event), timeout });
   const hooks: Record<string, unknown[]> = {};
   for (const event of HOOK_EVENTS) {
-    if (event === 'PreToolUse') hooks[event] = [{ matcher: GATED_TOOL_MATCHER, hooks: [hook(event)] }];
+    // A native lead's teammates ask for permission from PreToolUse (see native-hooks.ts): it waits as long.
+    if (event === 'PreToolUse') hooks[event] = [{ matcher: GATED_TOOL_MATCHER, hooks: [ctx.nativeTeams ? hook(event, Math.ceil(ctx.permissionTimeout) + 30) : hook(event)] }];
     // The hook waits up to permission_timeout itself and then steps aside; Claude's own limit is later.
     else if (event === 'PermissionRequest') hooks[event] = [{ matcher: '*', hooks: [hook(event, Math.ceil(ctx.permissionTimeout) + 30)] }];
     else hooks[event] = [{ hooks: [hook(event)] }];
@@ -61,7 +74,35 @@ export function claudeSettings(ctx: ClaudeMemberContext): Record<string, unknown
     hooks,
     permissions: { allow: ['mcp__teamux'] },
     statusLine: { type: 'command', command: hookCommand(ctx, STATUS_LINE), padding: 0 },
+    // Claude Code's own agent teams, opened through the tmux stand-in (docs/claude-native-teams.md).
+    ...(ctx.nativeTeams ? { env: { [AGENT_TEAMS_ENV]: '1' }, teammateMode: 'tmux' } : {}),
   };
+}
+
+/** The environment switch of Claude Code's experimental agent teams. */
+export const AGENT_TEAMS_ENV = 'CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS';
+
+/** Where a native lead's tmux stand-in listens and lives. */
+export interface TmuxShimPlace {
+  socket: string;
+  /** The folder holding the `tmux` stand-in. */
+  bin: string;
+  /** The pid $TMUX names (the teamux process serving the socket). */
+  serverPid: number;
+}
+
+/** A native lead's environment: agent teams on, the stand-in first on PATH, $TMUX/$TMUX_PANE leading to teamux. */
+export function nativeTeamsEnv(env: Record<string, string>, shim: TmuxShimPlace): Record<string, string> {
+  return { ...env, [AGENT_TEAMS_ENV]: '1', PATH: env.PATH ? `${shim.bin}:${env.PATH}` : shim.bin, TMUX: `${shim.socket},${shim.serverPid},0`, TMUX_PANE: LEAD_PANE_ID };
+}
+
+/** The tmux pane id of the native lead's own pane. */
+export const LEAD_PANE_ID = '%0';
+
+/** The `tmux` stand-in script: the Perl client when Perl is there (it starts in milliseconds), else node running client.ts. */
+export function tmuxShimScript(node: string, client: string, perl: string | null): string {
+  if (perl) return perlShimScript(perl, node, client);
+  return `#!/bin/sh\n# teamux's tmux stand-in for Claude Code's agent teams (docs/claude-native-teams.md)\nexec ${shellQuote(node)} ${shellQuote(client)} "$@"\n`;
 }
 
 /** The MCP config passed with --mcp-config: the team's `teamux mcp` server, speaking as this member (the same file `mcp: true` members get). */

@@ -7,9 +7,13 @@
 import type { NormalizedLayout, NormalizedMember } from '../config/index.js';
 import { CLAUDE_PROGRAM, findProgram } from '../config/checks.js';
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defaultKickoff } from '../agent/options.js';
 import { identityBlock, systemPrompt } from '../agent/prompt.js';
-import { claudeArgs, claudeEnv, claudeMcpConfig, claudeSettings, demoClaudeJson, type ClaudeMemberContext } from '../claude/launch.js';
+import { claudeArgs, claudeEnv, claudeMcpConfig, claudeSettings, demoClaudeJson, nativeTeamsEnv, tmuxShimScript, type ClaudeMemberContext, type TmuxShimPlace } from '../claude/launch.js';
+import { shimSocketPath } from '../claude/tmux-shim/socket.js';
+import { ensureSocketFolder, writeTmuxShim } from '../store/claude-teams.js';
 import type { Member, TeamConfig } from '../protocol/types.js';
 import { claudeFilesOf, writeClaudeFiles } from '../store/claude.js';
 import { TeamPaths } from '../store/paths.js';
@@ -27,7 +31,17 @@ function rosterOf(layout: NormalizedLayout): TeamConfig {
 }
 
 function contextOf(m: NormalizedMember, layout: NormalizedLayout, teamDir: string, teamuxBin: string): ClaudeMemberContext {
-  return { member: m.name, teamDir, teamuxBin, node: process.execPath, permissionTimeout: layout.permissionTimeout };
+  return { member: m.name, teamDir, teamuxBin, node: process.execPath, permissionTimeout: layout.permissionTimeout, nativeTeams: isNativeLead(m) };
+}
+
+/** True for a Claude Code lead whose own agent teams open as teamux panes. */
+export function isNativeLead(m: NormalizedMember): boolean {
+  return m.isLead && !!m.claude?.nativeTeams;
+}
+
+/** Where this teamux serves a native lead's tmux stand-in (the socket is served by this process). */
+export function tmuxShimPlace(paths: TeamPaths): TmuxShimPlace {
+  return { socket: shimSocketPath(paths.tmuxSocket, paths.dir, tmpdir(), process.getuid?.() ?? 0), bin: paths.tmuxShimBin, serverPid: process.pid };
 }
 
 /** The launch of a Claude Code member; `env` is the pane environment teamux already built. */
@@ -37,8 +51,9 @@ export function claudeLaunchOf(m: NormalizedMember, layout: NormalizedLayout, te
   const me = team.members.find((x) => x.name === m.name)!;
   const files = claudeFilesOf(new TeamPaths(teamDir), m.name);
   const demoUrl = env.TEAMUX_DEMO_URL;
-  const runEnv = claudeEnv(env, m.name, teamDir, demoUrl);
+  let runEnv = claudeEnv(env, m.name, teamDir, demoUrl);
   if (demoUrl) runEnv.HOME = files.demoHome;
+  if (isNativeLead(m)) runEnv = nativeTeamsEnv(runEnv, tmuxShimPlace(new TeamPaths(teamDir)));
   const args = claudeArgs(opts, files, systemPrompt(identityBlock(team, me, m.cwd, 'claude'), null));
   // The binary as validate found it on the member's PATH (a pane host does not search PATH itself).
   const found = findProgram(CLAUDE_PROGRAM, m.cwd, runEnv.PATH ?? '');
@@ -51,6 +66,11 @@ export async function prepareClaudeMembers(store: TeamStore, layout: NormalizedL
     if (!m.claude) continue;
     const ctx = contextOf(m, layout, store.dir, teamuxBin);
     await writeClaudeFiles(store.paths, m.name, { settings: claudeSettings(ctx), mcp: claudeMcpConfig(ctx), ...(demo ? { demoClaudeJson: demoClaudeJson(m.cwd) } : {}) });
+    if (ctx.nativeTeams) {
+      const perl = findProgram('perl', m.cwd, process.env.PATH ?? '');
+      await writeTmuxShim(store.paths, tmuxShimScript(process.execPath, fileURLToPath(new URL('../claude/tmux-shim/client.js', import.meta.url)), perl.ok ? perl.file : null));
+      await ensureSocketFolder(tmuxShimPlace(store.paths).socket);
+    }
   }
 }
 

@@ -29,7 +29,17 @@ export const hookVerb: Verb = {
   async run(ctx, argv) {
     const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' }, 'permission-timeout': { type: 'string' } }, USAGE);
     const event = onePositional(positionals, 'hook event', USAGE);
-    const member = actingAs(ctx, values.as);
+    let member: string;
+    try {
+      member = actingAs(ctx, values.as);
+    } catch (err) {
+      // A PreToolUse hook that cannot say who it is fails closed (exit 2 blocks the tool; 1 would let it run).
+      if (err instanceof UsageError && event === 'PreToolUse') {
+        ctx.err(`teamux: ${err.message}${err.hint ? `\n  hint: ${err.hint}` : ''}`);
+        return 2;
+      }
+      throw err;
+    }
     const timeout = Number(values['permission-timeout'] ?? '120');
     if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--permission-timeout "${values['permission-timeout']}" is not a number of seconds`, `usage: ${USAGE}`);
     let store;

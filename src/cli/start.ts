@@ -24,7 +24,7 @@ import { TeamStore } from '../store/team.js';
 import type { LayoutName, MainSize } from '../ui/geometry.js';
 import { onePositional, parse, UsageError } from './context.js';
 import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
-import { claudeLaunchOf, kickoffClaudeLead, prepareClaudeMembers } from './claude-member.js';
+import { claudeLaunchOf, isNativeLead, kickoffClaudeLead, prepareClaudeMembers, tmuxShimPlace } from './claude-member.js';
 import { claimMuxLock, liveMux, sayWhyDetached } from './mux-lock.js';
 import { startTmuxDemoModel, tmuxHostFor } from './tmux-backend.js';
 import type { Verb } from './verb.js';
@@ -145,6 +145,7 @@ export function muxFor(s: MuxSetup): Multiplexer {
     input: process.stdin, output: process.stdout,
     spawnLaunch: (req) => spawnLaunchOf(req, layout, teamDir, extraEnv),
     onShutdown: () => runHooks(store, 'on_shutdown', layout.hooks.onShutdown, layout.root, { TEAMUX_TEAM_DIR: teamDir }),
+    ...(isNativeLead(layout.lead) ? { nativeTeams: { lead: layout.lead.name, planRequired: layout.lead.claude!.nativeTeams!.planRequired, socket: tmuxShimPlace(store.paths).socket } } : {}),
   });
 }
 

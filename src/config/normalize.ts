@@ -32,6 +32,8 @@ export interface NormalizedClaude {
   permissionMode: ClaudePermissionMode;
   /** Extra arguments, passed after teamux's own. */
   args: string[];
+  /** Claude Code's own agent teams as teamux panes (lead only); null when off. */
+  nativeTeams?: { planRequired: boolean } | null;
 }
 
 /** The lead or a teammate. Exactly one of `command`, `agent` and `claude` is set. */
@@ -150,6 +152,7 @@ function normalizeMember(m: Member, isLead: boolean, layout: Layout, root: strin
   if (m.agent !== undefined && m.agent !== true && m.agent.cli === 'claude') {
     const c = m.agent;
     out.claude = { permissionMode: c.permission_mode, args: [...c.args], ...(c.model !== undefined ? { model: c.model } : {}) };
+    if (c.native_teams !== false) out.claude.nativeTeams = { planRequired: c.native_teams === true ? false : c.native_teams.plan_required };
   } else if (m.agent !== undefined) {
     const a = m.agent === true ? { auto_claim: false } : m.agent;
     const agent: NormalizedAgent = { autoClaim: a.auto_claim };

@@ -155,6 +155,12 @@ export const ClaudeAgentOptionsSchema = z.strictObject({
   model: z.string().min(1).optional().meta({ description: "Claude Code's --model (default: its own)." }),
   permission_mode: z.enum(CLAUDE_PERMISSION_MODES).default('default').meta({ description: "Claude Code's --permission-mode." }),
   args: z.array(z.string()).default([]).meta({ description: 'Extra arguments for claude, after the ones teamux passes.' }),
+  native_teams: z
+    .union([z.boolean(), z.strictObject({ plan_required: z.boolean().default(false).meta({ description: "Hold Claude Code's teammates to teamux's plan gate." }) })], {
+      error: (iss) => `expected true, false or { plan_required: true|false }, got ${describeValue(iss.input)}`,
+    })
+    .default(false)
+    .meta({ description: "Lead only: Claude Code's own agent teams open their teammates as teamux panes (a tmux stand-in on its PATH)." }),
 });
 
 const AgentCli = z.discriminatedUnion('cli', [ClaudeAgentOptionsSchema, AgentOptionsSchema], {
@@ -302,6 +308,15 @@ export const LayoutSchema = z
         { name: raw?.lead?.name, path: ['lead'] as (string | number)[] },
         ...teammates.map((m, i) => ({ name: m?.name, path: ['teammates', i] as (string | number)[] })),
       ];
+      const nativeTeams = (m: unknown): boolean => {
+        const agent = (m as { agent?: { cli?: unknown; native_teams?: unknown } } | null)?.agent;
+        return typeof agent === 'object' && agent !== null && agent.cli === 'claude' && agent.native_teams !== undefined && agent.native_teams !== false;
+      };
+      teammates.forEach((m, i) => {
+        if (nativeTeams(m)) {
+          ctx.addIssue({ code: 'custom', path: ['teammates', i, 'agent', 'native_teams'], message: "native_teams is for the lead: Claude Code's agent teams are spawned by their lead", params: { hint: 'move native_teams to the lead (agent: { cli: claude, native_teams: true })' } });
+        }
+      });
       const seen = new Map<string, string>();
       for (const m of members) {
         if (typeof m.name !== 'string') continue;

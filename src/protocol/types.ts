@@ -35,6 +35,8 @@ export const Member = z.object({
   runtime: z.enum(['command', 'agent', 'claude']).default('command'),
   /** Answers shutdown requests; absent in folders written before it existed (then: agents only). */
   speaksProtocol: z.boolean().optional(),
+  /** Set for a teammate of Claude Code's own agent team (native_teams): that team's name; Claude Code reports its idling. */
+  claudeTeam: z.string().optional(),
 });
 export type Member = z.infer<typeof Member>;
 

@@ -24,6 +24,10 @@ export class TeamPaths {
   get log(): string { return path.join(this.dir, 'teamux.log'); }
   get claude(): string { return path.join(this.dir, 'claude'); }
   get mcpConfigs(): string { return path.join(this.dir, 'mcp'); }
+  /** The unix socket of the tmux stand-in a `native_teams` Claude Code lead talks to. */
+  get tmuxSocket(): string { return path.join(this.dir, 'tmux.sock'); }
+  /** The folder holding the `tmux` stand-in, first on a `native_teams` lead's PATH. */
+  get tmuxShimBin(): string { return path.join(this.claude, 'bin'); }
 
   task(id: string): string { return path.join(this.tasks, `${id}.json`); }
   inbox(member: string): string { return path.join(this.inboxes, `${safeName(member)}.jsonl`); }

@@ -11,6 +11,8 @@ import type { ClaudeActivity } from '../store/claude.js';
 import { BoardModel, type BoardState, type BoardView, type WithReady } from '../store/board-model.js';
 import { memberActivity, type Activity } from '../protocol/activity.js';
 import { activityStyle } from './chrome.js';
+import type { ClaudeTeamView } from '../store/claude-team-files.js';
+import { claudeTeamRows } from './claude-team-rows.js';
 import { C, fit, style, textWidth, type Row } from './text.js';
 
 export type SidebarSection = 'task_board' | 'mailbox' | 'requests';
@@ -30,6 +32,8 @@ export interface SidebarData {
   problems: FileProblem[];
   /** Claude Code members' activity records (state, tokens, cost), by name; absent: none. */
   claude?: Readonly<Record<string, ClaudeActivity | undefined>>;
+  /** A native lead's Claude Code team (its own team files), when there is one. */
+  claudeTeam?: ClaudeTeamView;
 }
 
 /** What the sidebar needs besides the snapshot. */
@@ -178,6 +182,7 @@ export function renderSidebar(s: SidebarData, o: SidebarOptions): Row[] {
   const rosterRoom = Math.max(1, Math.floor(o.height / 3));
   if (roster.length > rosterRoom) roster.splice(rosterRoom - 1, roster.length, [{ text: fit(`  … ${roster.length - rosterRoom + 1} more`, o.width), attr: DIM }]);
   rows.push(...roster);
+  if (s.claudeTeam) rows.push(...claudeTeamRows(s.claudeTeam, o.width, Math.max(2, Math.floor((o.height - rows.length) / 3))));
   const left = o.height - rows.length;
   const pendingCount = pendingRequests(s).length;
   // Pending requests wait for the person: their section comes first.

@@ -1,0 +1,35 @@
+/**
+ * Claude Code's own agent teams (a `native_teams` lead), as far as the team folder goes: the `tmux`
+ * stand-in script teamux puts first on the lead's PATH (`claude/bin/tmux`), and the folder of its
+ * socket when that has to live outside the team folder. Claude Code's own team files under the
+ * lead's HOME are read (never written) by claude-team-files.ts.
+ */
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { claudeFilesOf } from './claude.js';
+import { atomicWrite, DIR_MODE, ensureDir, writeJson } from './fsx.js';
+import type { TeamPaths } from './paths.js';
+
+/** Write the stand-in script (mode 0700) and return its path. */
+export async function writeTmuxShim(paths: TeamPaths, script: string): Promise<string> {
+  await ensureDir(paths.claude);
+  await ensureDir(paths.tmuxShimBin);
+  const file = path.join(paths.tmuxShimBin, 'tmux');
+  await atomicWrite(file, script);
+  await fsp.chmod(file, 0o700);
+  return file;
+}
+
+/** Make the private folder a socket outside the team folder lives in (see tmux-shim/socket.ts). */
+export async function ensureSocketFolder(socket: string): Promise<void> {
+  await fsp.mkdir(path.dirname(socket), { recursive: true, mode: DIR_MODE });
+}
+
+/** Write a Claude Code teammate's own MCP config (`teamux mcp` speaking as it) and return its path. */
+export async function writeTeammateMcp(paths: TeamPaths, member: string, mcp: unknown): Promise<string> {
+  const file = claudeFilesOf(paths, member).mcp;
+  await ensureDir(paths.claude);
+  await ensureDir(path.dirname(file));
+  await writeJson(file, mcp);
+  return file;
+}
