@@ -100,7 +100,8 @@ export function drawFrame(surface: Surface, f: FrameInput): boolean {
       const c = pane.term.cursor;
       let at = { x: r.left + c.x, y: r.top + 1 + c.y, visible: c.visible };
       if (f.full || pane.dirty) {
-        at = paintPane(surface, pane.term, { left: r.left, top: r.top + 1, width: r.width, height: r.height - 1 });
+        const rows = pane.rows.take();
+        at = paintPane(surface, pane.term, { left: r.left, top: r.top + 1, width: r.width, height: r.height - 1 }, f.full ? null : rows);
         pane.dirty = false;
       }
       if (i === s.focused && at.visible && !p.scrollMode) cursor = { x: at.x, y: at.y };

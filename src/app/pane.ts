@@ -6,6 +6,7 @@
  */
 import { systemClock, type Clock } from '../host/clock.js';
 import type { Disposable, PaneExit, PaneHost, PaneProcess, PaneSpec } from '../host/types.js';
+import { DirtyRows } from '../vt/dirty-rows.js';
 import { pipeToTerminal } from '../vt/flow.js';
 import { PaneTerminal } from '../vt/terminal.js';
 
@@ -30,6 +31,10 @@ export class Pane {
   // screen
   readonly term: PaneTerminal;
   dirty = true;
+  /** The visible rows that changed since the pane was last drawn (from the emulator's own tracking). */
+  readonly rows = new DirtyRows();
+  /** False when the emulator cannot say which rows changed: every change is then all rows. */
+  private readonly rowsTracked: boolean;
   scrollMode = false;
   /** A handshake step or other transient note shown in the title. */
   note: string | null = null;
@@ -57,6 +62,7 @@ export class Pane {
     this.term.onReply((data) => {
       if (this.answerQueries || this.userReport) this.proc?.write(data);
     });
+    this.rowsTracked = this.term.onRowsChanged((start, end) => this.rows.mark(start, end)) !== null;
   }
 
   /** Pass a mouse event to the application, if it asked for mouse reports. */
@@ -94,7 +100,7 @@ export class Pane {
     this.startedAt = this.clock.now();
     this.life = 'running';
     if (proc.initialScreen) this.term.write(proc.initialScreen, () => this.markDirty());
-    this.procSubs.push(pipeToTerminal(proc, this.term, () => this.markDirty()));
+    this.procSubs.push(pipeToTerminal(proc, this.term, () => this.markParsed()));
     this.procSubs.push(proc.onExit((e) => {
       this.exit = e;
       this.life = 'exited';
@@ -159,7 +165,16 @@ export class Pane {
     return this.exit.signal ? `killed by ${this.exit.signal}` : `exited ${this.exit.exitCode ?? '?'}`;
   }
 
+  /** Everything in the pane needs drawing (its size, its view or its process changed). */
   markDirty(): void {
+    this.rows.markAll();
+    this.dirty = true;
+    this.onChange();
+  }
+
+  /** Output was parsed: the rows it changed are already marked, unless the view is scrolled back (it may shift). */
+  private markParsed(): void {
+    if (!this.rowsTracked || this.term.isScrolledBack) this.rows.markAll();
     this.dirty = true;
     this.onChange();
   }

@@ -12,6 +12,7 @@
  * ~12 ms. xterm's own logging is off (it would write to stderr, which is the human's screen).
  */
 
+import { watchRefreshRows } from './dirty-rows.js';
 import xtermHeadless from '@xterm/headless';
 import type { IDisposable, Terminal as XtermTerminal } from '@xterm/headless';
 import { CellReader, type Cell } from './cells.js';
@@ -289,6 +290,12 @@ export class PaneTerminal implements Disposable {
     for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
     this.replyListeners.clear();
     this.term.dispose();
+  }
+
+  /** Listen for the visible rows each parse changed (start..end, inclusive); null when xterm does not say. */
+  onRowsChanged(listener: (start: number, end: number) => void): Disposable | null {
+    const sub = watchRefreshRows(this.term, listener);
+    return sub ? this.track(sub) : null;
   }
 
   /** Register an emulator subscription with this pane; disposing it also forgets it. */
