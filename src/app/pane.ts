@@ -9,7 +9,9 @@ import { systemClock, type Clock } from '../host/clock.js';
 import type { Disposable, PaneExit, PaneHost, PaneProcess, PaneSpec } from '../host/types.js';
 import { DirtyRows } from '../vt/dirty-rows.js';
 import { pipeToTerminal } from '../vt/flow.js';
+import { REPLY_QUEUE_LIMIT } from '../vt/limits.js';
 import { PaneTerminal } from '../vt/terminal.js';
+import { paneAppearance } from '../ui/outer-query.js';
 
 /** The scrollback each pane keeps by default, in lines (the layout's `scrollback`). */
 export const SCROLLBACK_LINES = 5_000;
@@ -44,6 +46,8 @@ export class Pane {
   // does, so only reports the user causes (mouse, focus) are forwarded there
   private readonly answerQueries: boolean;
   private userReport = false;
+  /** Replies dropped because the process was not reading its input (REPLY_QUEUE_LIMIT). */
+  droppedReplies = 0;
   // resources owned by the current process
   private procSubs: Disposable[] = [];
   private readonly exitWaiters = new Set<() => void>();
@@ -54,11 +58,18 @@ export class Pane {
     this.role = role;
     this.isLead = isLead;
     this.answerQueries = answerQueries;
-    this.term = new PaneTerminal({ cols: spec.cols, rows: spec.rows, scrollback });
+    // colour and cell-size answers: the outer terminal's, learned at start (else the defaults)
+    this.term = new PaneTerminal({ cols: spec.cols, rows: spec.rows, scrollback, ...paneAppearance() });
     // Terminal replies (DA, DSR) and the mouse and focus reports the user causes go back to the
     // process. (X10-encoded mouse reports past column 95 do not survive UTF-8; SGR ones are fine.)
     this.term.onReply((data) => {
-      if (this.answerQueries || this.userReport) this.proc?.write(data);
+      if (!this.answerQueries && !this.userReport) return;
+      // a program that floods queries and never reads the answers: drop them, do not queue them
+      if (!this.userReport && (this.proc?.queuedInputBytes?.() ?? 0) > REPLY_QUEUE_LIMIT) {
+        this.droppedReplies++;
+        return;
+      }
+      this.proc?.write(data);
     });
     this.rowsTracked = this.term.onRowsChanged((start, end) => this.rows.mark(start, end)) !== null;
   }
