@@ -278,6 +278,9 @@ export class Multiplexer {
       case 'log': return this.opts.store.log.info(fx.text);
       case 'attention': return this.attention?.update(awaiting(this.st));
     }
+    // Every effect has a case above: a new kind without one is a type error here.
+    const unhandled: never = fx;
+    return unhandled;
   }
 
   /** Create a pane's emulator; its process starts once every pane of the batch has its size. */

@@ -1,7 +1,8 @@
 /**
- * One member's pane: its emulator, its process (through a PaneHost) and what the title shows. A pty
- * data event only feeds the emulator under flow control; once parsed, the pane is marked dirty and the
- * owner's frame scheduler draws it. A pane whose process exited stays, with its exit status, until it
+ * One member's pane: its emulator, its process (through a PaneHost) and which rows need drawing. A
+ * pty data event only feeds the emulator under flow control; once parsed, the pane is marked dirty
+ * and the owner's frame scheduler draws it. What the title shows (notes, scroll mode) is screen state,
+ * kept in the multiplexer's MuxState under the pane's name. A pane whose process exited stays, with its exit status, until it
  * is restarted or closed.
  */
 import { systemClock, type Clock } from '../host/clock.js';
@@ -37,9 +38,6 @@ export class Pane {
   readonly rows = new DirtyRows();
   /** False when the emulator cannot say which rows changed: every change is then all rows. */
   private readonly rowsTracked: boolean;
-  scrollMode = false;
-  /** A handshake step or other transient note shown in the title. */
-  note: string | null = null;
   /** Claude Code does not exit by itself after approving a shutdown: the handshake ends it. */
   endsOnApproval = false;
   /** When the current process was started or adopted (ms since the epoch). */
@@ -102,7 +100,6 @@ export class Pane {
     this.disposeProc();
     this.exit = null;
     this.life = 'starting';
-    this.note = null;
     const proc = await host.spawn({ ...this.spec, cols: this.term.cols, rows: this.term.rows });
     this.attach(proc);
   }

@@ -44,7 +44,9 @@ export function inputStep(s: MuxState, tok: InputToken, terms: Readonly<Record<s
   }
   if (s.mode === 'attach' && pane?.scrollMode && tok.raw !== s.cfg.keys.prefixBytes) return scrollKey(s, pane.id, tok.name, terms[pane.id] ?? NO_FACTS);
   const route = routeKey(s.mode, tok.raw, tok.name, s.cfg.keys);
-  const routed = { ...s, mode: route.mode };
+  // A key that leaves the mode as it was leaves the state as it was: no frame is drawn for it (the
+  // echo's frame must not wait behind one).
+  const routed = route.mode === s.mode ? s : { ...s, mode: route.mode };
   switch (route.kind) {
     case 'await':
       return same(routed);

@@ -110,8 +110,11 @@ describe('focus, zoom, scrollback', () => {
 
 describe('typing, pasting, the mouse', () => {
   it('reduce.keys-go-to-the-focused-pane-and-an-exited-pane-gives-a-hint', () => {
-    let { s, fx } = run(team(), key('l'), key('\x1b[A', 'up'));
+    const before = team();
+    let { s, fx } = run(before, key('l'), key('\x1b[A', 'up'));
     expect(fx).toEqual([{ kind: 'type', pane: 'lead', raw: 'l' }, { kind: 'type', pane: 'lead', raw: '\x1b[A' }]);
+    // Typing changes no screen state, so the runner draws no frame until the echo comes back.
+    expect(s).toBe(before);
     ({ s, fx } = run(s, { kind: 'pane-exit', pane: 'lead', exitText: 'exited 1', code: 1 }, key('x')));
     expect(kinds(fx)).not.toContain('type');
     expect(fx).toContainEqual({ kind: 'member-exited', pane: 'lead', code: 1, exitText: 'exited 1' });

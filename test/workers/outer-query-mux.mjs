@@ -5,7 +5,7 @@
 import { Multiplexer } from '../../dist/app/multiplexer.js';
 import { PtyHost } from '../../dist/host/pty.js';
 import { buildKeyTable } from '../../dist/keys/keymap.js';
-import { defaultBindings } from '../../dist/app/actions.js';
+import { defaultBindings } from '../../dist/mux/actions.js';
 import { TeamStore } from '../../dist/store/team.js';
 import { learnOuterTerminal } from '../../dist/ui/outer-query.js';
 
