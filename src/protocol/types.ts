@@ -4,6 +4,7 @@
  * messages shown when a file edited by hand does not parse. See docs/protocol.md.
  */
 import { z } from 'zod';
+import { TaskPipeline } from './pipeline-fields.js';
 import { SignedDecision } from './trust.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -81,6 +82,8 @@ export const Task = z.object({
   result: z.string().nullable().default(null),
   /** The process holding the claim (pid and /proc start time): when it is gone, the claim is stale. */
   holder: ProcessRef.nullable().default(null),
+  /** Its place in a staged pipeline (stage, story, key, verdict); absent for tasks outside one. */
+  pipeline: TaskPipeline.optional(),
 });
 export type Task = z.infer<typeof Task>;
 
@@ -163,6 +166,11 @@ export const EVENT_TYPES = [
   'member_idle',
   'member_stopping',
   'member_exited',
+  'pipeline_dispatch',
+  'pipeline_return',
+  'pipeline_stage',
+  'pipeline_warning',
+  'pipeline_blocked',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -191,6 +199,16 @@ export type RefusalReason =
   | 'untrusted_screen'
   | 'no_ready_task'
   | 'timeout'
+  /** Pipeline claims: the task's stage has not been reached (or the pipeline ended). */
+  | 'stage_order'
+  /** Pipeline claims: the member has no role for that stage. */
+  | 'wrong_role'
+  /** Pipeline claims: a member may not verify work it authored. */
+  | 'self_verification'
+  /** Pipeline claims: max_parallel stories are in progress already. */
+  | 'parallel_cap'
+  /** A plan with more stories than story_cap allows. */
+  | 'story_cap'
   /** The call was malformed or makes no sense (a message to oneself); the CLI exits 1 for it. */
   | 'invalid_input';
 
