@@ -154,8 +154,8 @@ export function stageConsumers(settings: PipelineSettings, stage: Stage): string
 }
 
 /** The cycle in a story graph, as a closed path ["a","b","a"], or null. */
-export function findCycle(stories: ReadonlyArray<{ id: string; blockedBy: readonly string[] }>): string[] | null {
-  const deps = new Map(stories.map((s) => [s.id, s.blockedBy]));
+export function findCycle(stories: ReadonlyArray<{ id: string; blockedBy?: readonly string[] | undefined }>): string[] | null {
+  const deps = new Map(stories.map((s) => [s.id, s.blockedBy ?? []]));
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];
   const visit = (id: string): string[] | null => {
@@ -181,8 +181,8 @@ export function findCycle(stories: ReadonlyArray<{ id: string; blockedBy: readon
 }
 
 /** Each story's wave: 1 for stories with no blockers, else one more than its latest blocker (acyclic graphs only). */
-export function waves(stories: ReadonlyArray<{ id: string; blockedBy: readonly string[] }>): Map<string, number> {
-  const deps = new Map(stories.map((s) => [s.id, s.blockedBy]));
+export function waves(stories: ReadonlyArray<{ id: string; blockedBy?: readonly string[] | undefined }>): Map<string, number> {
+  const deps = new Map(stories.map((s) => [s.id, s.blockedBy ?? []]));
   const out = new Map<string, number>();
   const wave = (id: string): number => {
     const known = out.get(id);
