@@ -12,6 +12,7 @@ import { splitCommand } from './command-words.js';
 import { KEY_ACTIONS, KEY_NAME_EXAMPLES, KEY_NAME_PATTERN } from './keys-actions.js';
 import { describeValue } from './messages.js';
 import { seedTaskProblems } from './seed-tasks.js';
+import { PipelineSchema, pipelineRoleProblems } from './pipeline.js';
 
 /** Team and member names name panes, inboxes and files: the protocol's one pattern keeps paths out. */
 export { NAME_PATTERN };
@@ -278,6 +279,7 @@ export const LayoutSchema = z
       .default([]),
     hooks: Hooks.default({}),
     api_key: ApiKey.optional(),
+    pipeline: PipelineSchema.optional(),
   })
   .superRefine(
     (layout, ctx) => {
@@ -288,6 +290,10 @@ export const LayoutSchema = z
         { name: raw?.lead?.name, path: ['lead'] as (string | number)[] },
         ...teammates.map((m, i) => ({ name: m?.name, path: ['teammates', i] as (string | number)[] })),
       ];
+      const names = members.flatMap((m) => (typeof m.name === 'string' ? [m.name] : []));
+      for (const p of pipelineRoleProblems((layout as { pipeline?: unknown }).pipeline, names)) {
+        ctx.addIssue({ code: 'custom', path: p.path, message: p.message, params: { hint: p.hint } });
+      }
       const seen = new Map<string, string>();
       for (const m of members) {
         if (typeof m.name !== 'string') continue;
