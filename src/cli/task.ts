@@ -4,6 +4,7 @@
  * conflict, blocked) exit 3 with a `reason`.
  */
 import type { OpContext } from '../ops/op.js';
+import { VERDICTS, VerdictSchema, type CompletionFields } from '../protocol/pipeline.js';
 import { createTask, taskClaim, taskComplete, taskGet, taskList, taskRelease, taskUpdate } from '../ops/tasks.js';
 import { openBlockers } from '../protocol/tasks.js';
 import { accept, TaskStatus, type Outcome, type Task } from '../protocol/types.js';
@@ -94,13 +95,14 @@ const sub: SubVerb[] = [
   },
   {
     name: 'complete',
-    usage: 'task complete ID --as NAME [--result TEXT]',
+    usage: 'task complete ID --as NAME [--result TEXT] [--verdict V --finding "STORY: text" …] [--stories JSON] [--criteria JSON]',
     async run(ctx, argv) {
-      const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' }, result: { type: 'string' } }, this.usage);
+      const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' }, result: { type: 'string' }, ...PIPELINE_OPTIONS }, this.usage);
       const id = taskIdArg(onePositional(positionals, 'task id', this.usage));
       const as = actingAs(ctx, values.as);
+      const fields = pipelineFields(values);
       const store = await openTeam(ctx, values['team-dir']);
-      const r = await runAs(store, as, (octx) => taskComplete.run({ id, result: values.result ?? '' }, octx));
+      const r = await runAs(store, as, (octx) => taskComplete.run({ id, result: values.result ?? '', ...fields } as Parameters<typeof taskComplete.run>[0], octx));
       return report(ctx, values.json, r, (v) => `task ${v.task.id} completed${v.nowReady.length ? `; now ready: ${v.nowReady.join(', ')}` : ''}`);
     },
   },
@@ -124,6 +126,37 @@ const sub: SubVerb[] = [
   },
 ];
 
+/** The options of `task complete` for pipeline tasks. */
+const PIPELINE_OPTIONS = {
+  verdict: { type: 'string' }, finding: { type: 'string', multiple: true }, stories: { type: 'string' }, criteria: { type: 'string' },
+} as const;
+
+/** Parse the pipeline options of `task complete` (bad input is a UsageError naming the option). */
+function pipelineFields(values: { verdict?: string | undefined; finding?: string[] | undefined; stories?: string | undefined; criteria?: string | undefined }): CompletionFields {
+  const out: CompletionFields = {};
+  if (values.verdict !== undefined) {
+    const v = VerdictSchema.safeParse(values.verdict);
+    if (!v.success) throw new UsageError(`--verdict "${values.verdict}" is not a verdict`, `use one of ${VERDICTS.join(', ')}`);
+    out.verdict = v.data;
+  }
+  if (values.finding?.length) {
+    out.findings = values.finding.map((f) => {
+      const m = /^([a-z0-9][a-z0-9_-]{0,31}):\s*(.+)$/s.exec(f);
+      return m ? { story: m[1]!, severity: 'major' as const, text: m[2]! } : { severity: 'major' as const, text: f };
+    });
+  }
+  for (const key of ['stories', 'criteria'] as const) {
+    const raw = values[key];
+    if (raw === undefined) continue;
+    try {
+      out[key] = JSON.parse(raw) as never;
+    } catch (err) {
+      throw new UsageError(`--${key} is not JSON: ${(err as Error).message}`, key === 'stories' ? `e.g. --stories '[{"id":"s1","subject":"Lexer","acceptance":["tokens for every operator"]}]'` : `e.g. --criteria '[{"story":"s1","checks":["npm test -- lexer"]}]'`);
+    }
+  }
+  return out;
+}
+
 export const taskVerb: Verb = {
   name: 'task',
   usage: sub.map((s) => s.usage),
@@ -132,6 +165,7 @@ export const taskVerb: Verb = {
     'teamux task claim --as alice',
     'teamux task update 3 --as alice --revision 2 --description "now with tests"',
     'teamux task complete 3 --as alice --result "parser merged"',
+    'teamux task complete 7 --as carol --verdict REVISE --finding "s2: no test for an empty file"',
     'teamux task release --stale',
   ],
   run: (ctx, argv) => dispatch('task', sub, ctx, argv),

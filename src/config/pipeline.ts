@@ -40,7 +40,7 @@ export const PipelineSchema = z
         review: Members.optional().meta({ description: 'May take verify tasks too (review).' }),
       })
       .default({})
-      .meta({ description: 'Members per role; a role left out is open to every member.' }),
+      .meta({ description: 'Members per role. A stage is open to every member only when none of its roles lists members (plan, prd, report: plan; exec, fix: execute, test; verify: verify, review).' }),
     max_parallel: z.number().int().min(1).max(100).default(5).meta({ description: 'Stories in progress at once; a claim beyond it is refused (parallel_cap).' }),
     max_fix_rounds: z.number().int().min(1).max(20).default(3).meta({ description: 'Verify → fix rounds without approval before the pipeline ends BLOCKED_AFTER_VERIFY.' }),
     story_cap: StoryCap.default({ warn: 10, max: 20 }).meta({ description: 'Stories a plan may have: warn at `warn`, refuse over `max` (a number sets max).' }),

@@ -34,5 +34,7 @@ export const TaskPipeline = z.object({
   round: z.number().int().min(0).default(0),
   verdict: VerdictSchema.nullable().default(null),
   findings: z.array(Finding).default([]),
+  /** What the task's completion handed over: `stories` for a plan, `criteria` for a prd (checked by pipeline.ts). */
+  output: z.record(z.string(), z.unknown()).nullable().default(null),
 });
 export type TaskPipeline = z.infer<typeof TaskPipeline>;

@@ -140,17 +140,18 @@ export function planTask(settings: PipelineSettings): PipelineTaskSpec {
   };
 }
 
-/** May `member` act in `role`? A role with no list is open to everyone. */
-export function hasRole(settings: PipelineSettings, role: Role, member: string): boolean {
-  const list = settings.roles[role];
-  return list === null || list.includes(member);
+/**
+ * The members who may take a stage's tasks: everyone listed under the stage's roles; when none of
+ * its roles has a list, everyone (null).
+ */
+export function stageMembers(settings: PipelineSettings, stage: Stage): string[] | null {
+  const lists = STAGE_ROLES[stage].map((r) => settings.roles[r]).filter((l): l is string[] => l !== null);
+  return lists.length === 0 ? null : [...new Set(lists.flat())];
 }
 
-/** The members who may claim a stage's tasks, as text ("any member" when open). */
+/** The members who may claim a stage's tasks, as text ("*" when open to everyone). */
 export function stageConsumers(settings: PipelineSettings, stage: Stage): string {
-  const lists = STAGE_ROLES[stage].map((r) => settings.roles[r]);
-  if (lists.some((l) => l === null)) return '*';
-  return [...new Set(lists.flat() as string[])].join(',');
+  return stageMembers(settings, stage)?.join(',') ?? '*';
 }
 
 /** The cycle in a story graph, as a closed path ["a","b","a"], or null. */
@@ -246,9 +247,9 @@ export function checkPipelineClaim(view: ClaimView, task: PipelineTaskLike & { p
   if (stage !== state.stage) {
     return refuse('stage_order', `task ${task.id} belongs to the ${stage} stage; the pipeline is at ${state.stage}, and ${stage} waits for its gate`);
   }
-  const roles = STAGE_ROLES[stage];
-  if (!roles.some((r) => hasRole(settings, r, by))) {
-    return refuse('wrong_role', `${by} may not take ${stage} tasks (roles ${roles.join(' or ')}: ${stageConsumers(settings, stage)})`);
+  const allowed = stageMembers(settings, stage);
+  if (allowed !== null && !allowed.includes(by)) {
+    return refuse('wrong_role', `${by} may not take ${stage} tasks (roles ${STAGE_ROLES[stage].join(' or ')}: ${allowed.join(', ')})`);
   }
   if (stage === 'verify' && authorsOf(state).has(by)) {
     return refuse('self_verification', `${by} authored work that task ${task.id} verifies; another member must verify it`);
@@ -258,6 +259,22 @@ export function checkPipelineClaim(view: ClaimView, task: PipelineTaskLike & { p
     if (running >= settings.maxParallel) return refuse('parallel_cap', `${running} stories are in progress, the most max_parallel allows (${settings.maxParallel}); wait for one to finish`);
   }
   return accept(undefined);
+}
+
+/** A pipeline task changes status only by claim, complete and release, where the pipeline's rules run. */
+export function checkPipelineUpdate(task: { id: string; status: Task['status']; pipeline?: TaskPipeline | undefined } | undefined, patch: { status?: Task['status'] | undefined }): Outcome<void> {
+  if (!task?.pipeline || patch.status === undefined || patch.status === task.status) return accept(undefined);
+  return refuse('invalid_input', `task ${task.id} is a ${task.pipeline.stage} task of the pipeline: change its status with task_claim, task_complete or task_release`);
+}
+
+/** The completion fields a pipeline task recorded (verdict, findings, stories, criteria). */
+export function fieldsOf(meta: TaskPipeline): CompletionFields {
+  const out = meta.output ?? {};
+  return {
+    verdict: meta.verdict ?? undefined, findings: meta.findings,
+    stories: Array.isArray(out['stories']) ? (out['stories'] as StoryInput[]) : undefined,
+    criteria: Array.isArray(out['criteria']) ? (out['criteria'] as z.input<typeof CriteriaInput>) : undefined,
+  };
 }
 
 /** Check what a pipeline task's completion carries, before it is written: a refusal leaves the task in progress. */

@@ -8,6 +8,8 @@ import {
   applyUpdate, byId, checkClaim, claimed, completed, isReady, newlyReady, released, wouldCycle,
   type TaskIndex, type TaskPatch,
 } from '../protocol/tasks.js';
+import { checkPipelineUpdate } from '../protocol/pipeline.js';
+import type { TaskPipeline } from '../protocol/pipeline-fields.js';
 import { accept, refuse, Task, type Outcome, type ProcessRef } from '../protocol/types.js';
 import type { EventLog } from './events.js';
 import { atomicWrite, ensureDir, exists, listFolder, parseJson, readText, readTextSync, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
@@ -31,7 +33,12 @@ export interface NewTask {
   subject: string;
   description?: string;
   blockedBy?: string[];
+  /** Its place in a staged pipeline (src/store/pipeline.ts creates these). */
+  pipeline?: TaskPipeline;
 }
+
+/** A further check on a claim, run under the task's lock after the board's own (the pipeline's rules). */
+export type ClaimGuard = (task: Task) => Promise<Outcome<void>>;
 
 /** Tasks of one team folder. */
 export class TaskBoard {
@@ -99,6 +106,7 @@ export class TaskBoard {
       const task: Task = {
         version: 1, id, subject: input.subject, description: input.description ?? '', status: 'pending', owner: null,
         blocks: [], blockedBy, revision: 1, createdAt: now, updatedAt: now, claimedAt: null, completedAt: null, result: null, holder: null,
+        ...(input.pipeline ? { pipeline: input.pipeline } : {}),
       };
       await atomicWrite(this.paths.highWater, id + '\n');
       await writeJson(this.paths.task(id), task);
@@ -139,8 +147,8 @@ export class TaskBoard {
    * again. Only when no hinted candidate is left is the board scanned again, and "no ready task"
    * always rests on a fresh scan.
    */
-  async claim(by: string, id?: string, holder: ProcessRef | null = null): Promise<Outcome<Task>> {
-    if (id !== undefined) return this.taskLocked([id], () => this.claimLocked(by, id, holder));
+  async claim(by: string, id?: string, holder: ProcessRef | null = null, guard?: ClaimGuard): Promise<Outcome<Task>> {
+    if (id !== undefined) return this.taskLocked([id], () => this.claimLocked(by, id, holder, guard));
     for (let fresh = this.readyHint.length === 0; ; fresh = true) {
       if (fresh) {
         const board = await this.snapshot();
@@ -153,7 +161,7 @@ export class TaskBoard {
         const candidate = this.readyHint.shift()!;
         if (!this.looksClaimable(candidate)) continue;
         // A task whose lock is busy is being claimed by someone else right now: move on.
-        const r = await tryWithLock(this.paths.task(candidate), () => this.claimLocked(by, candidate, holder));
+        const r = await tryWithLock(this.paths.task(candidate), () => this.claimLocked(by, candidate, holder, guard));
         if (r?.ok) return r;
       }
       if (fresh) return refuse('no_ready_task', 'no task is ready to claim');
@@ -173,12 +181,14 @@ export class TaskBoard {
     }
   }
 
-  private async claimLocked(by: string, id: string, holder: ProcessRef | null): Promise<Outcome<Task>> {
+  private async claimLocked(by: string, id: string, holder: ProcessRef | null, guard?: ClaimGuard): Promise<Outcome<Task>> {
     const { task, problem } = await this.readTask(id);
     if (problem) return notFound(id, problem);
     const index = await this.readMany(task?.blockedBy ?? []);
     const check = checkClaim(task, index, id);
     if (!check.ok) return check;
+    const guarded = guard ? await guard(check.value) : undefined;
+    if (guarded && !guarded.ok) return guarded;
     const now = new Date().toISOString();
     const next = claimed(check.value, by, now, holder);
     await writeJson(this.paths.task(id), next);
@@ -192,6 +202,8 @@ export class TaskBoard {
       const { task, problem } = await this.readTask(id);
     if (problem) return notFound(id, problem);
       const index = await this.readMany(task?.blockedBy ?? []);
+      const piped = checkPipelineUpdate(task, patch);
+      if (!piped.ok) return piped;
       const next = applyUpdate(task, id, by, revision, patch, index, new Date().toISOString());
       if (!next.ok) return next;
       await writeJson(this.paths.task(id), next.value);
@@ -202,12 +214,14 @@ export class TaskBoard {
   }
 
   /** Complete a task owned by `by`; returns it and the ids of dependents that became ready. */
-  async complete(id: string, by: string, result: string | null): Promise<Outcome<{ task: Task; nowReady: string[] }>> {
+  async complete(id: string, by: string, result: string | null, shape?: (done: Task) => Outcome<Task>): Promise<Outcome<{ task: Task; nowReady: string[] }>> {
     return this.taskLocked([id], async () => {
       const { task, problem } = await this.readTask(id);
     if (problem) return notFound(id, problem);
       const index = await this.readMany([...(task?.blockedBy ?? []), ...(task?.blocks ?? [])]);
-      const next = completed(task, id, by, result, index, new Date().toISOString());
+      const plain = completed(task, id, by, result, index, new Date().toISOString());
+      // A pipeline task's completion carries its verdict or output, checked before anything is written.
+      const next = plain.ok && shape ? shape(plain.value) : plain;
       if (!next.ok) return next;
       await writeJson(this.paths.task(id), next.value);
       index.set(id, next.value);

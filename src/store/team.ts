@@ -8,6 +8,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { answerIsMessaged, checkOpen, permissionSummary, requestMessageType, responseMessageType, type ResponseInput } from '../protocol/requests.js';
+import type { CompletionFields } from '../protocol/pipeline.js';
 import { OPERATOR, planDigest, type DecisionSigner } from '../protocol/trust.js';
 import {
   accept, refuse, TeamConfig, type Member, type MemberStatus, type Message, type Outcome, type ProtocolRequest,
@@ -23,6 +24,7 @@ import { Log } from './log.js';
 import { TeamPaths } from './paths.js';
 import { redact } from './redact.js';
 import { RequestBook } from './requests.js';
+import { PipelineStore } from './pipeline.js';
 import { TaskBoard } from './tasks.js';
 import { TrustFiles } from './trust.js';
 
@@ -56,6 +58,8 @@ export class TeamStore {
   readonly requests: RequestBook;
   readonly log: Log;
   readonly trust: TrustFiles;
+  /** The staged pipeline, when the layout has one (its rules run inside claim and complete). */
+  readonly pipeline: PipelineStore;
   /** Signs this process's plan decisions (the screen's root key, or an enrolled lead's key); null: it cannot sign. */
   decisionSigner: DecisionSigner | null = null;
   /** Members (name → pid) an earlier screen started: they trust that screen's key, not this one's (tmux attach). */
@@ -74,6 +78,7 @@ export class TeamStore {
     this.requests = new RequestBook(this.paths);
     this.log = new Log(this.paths.log, who);
     this.trust = new TrustFiles(this.paths);
+    this.pipeline = new PipelineStore(dir, this.tasks, this.events, this.log);
   }
 
   /** This process is the teamux screen: from now on it may send and open requests as the operator. */
@@ -360,7 +365,9 @@ export class TeamStore {
     const m = await this.member(by);
     if (!m.ok) return m;
     const holder = this.shortLived ? cliClaimHolder(m.value) : processRef(process.pid);
-    const r = await this.tasks.claim(by, id, holder);
+    const r = this.pipeline.active()
+      ? await this.pipeline.claim(by, id, (guard) => this.tasks.claim(by, id, holder, guard))
+      : await this.tasks.claim(by, id, holder);
     if (r.ok) {
       // A member the host does not track by pid (one using the CLI) shows it is alive this way.
       if (m.value.pid === null) await this.heartbeat(by);
@@ -370,10 +377,10 @@ export class TeamStore {
   }
 
   /** Complete a task as a member; returns it and the dependents that became ready. */
-  async complete(by: string, id: string, result: string | null): Promise<Outcome<{ task: Task; nowReady: string[] }>> {
+  async complete(by: string, id: string, result: string | null, fields: CompletionFields = {}): Promise<Outcome<{ task: Task; nowReady: string[] }>> {
     const m = await this.member(by);
     if (!m.ok) return m;
-    const r = await this.tasks.complete(id, by, result);
+    const r = this.pipeline.active() ? await this.pipeline.complete(by, id, result, fields) : await this.tasks.complete(id, by, result);
     if (r.ok && m.value.pid === null) await this.heartbeat(by);
     return r;
   }

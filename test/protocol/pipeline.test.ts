@@ -11,7 +11,7 @@ const settings = (patch: Partial<PipelineSettings> = {}): PipelineSettings => Pi
   version: 1, goal: 'a parser', roles: { plan: ['lead'], execute: ['alice', 'bob'], verify: ['carol', 'alice'] }, storyCap: {}, ...patch,
 });
 const story = (id: string, blockedBy: string[] = []): StoryInput => ({ id, subject: `story ${id}`, blockedBy, acceptance: [`${id} works`] });
-const meta = (stage: TaskPipeline['stage'], key: string, extra: Partial<TaskPipeline> = {}): TaskPipeline => ({ stage, key, story: null, round: 0, verdict: null, findings: [], ...extra });
+const meta = (stage: TaskPipeline['stage'], key: string, extra: Partial<TaskPipeline> = {}): TaskPipeline => ({ stage, key, story: null, round: 0, verdict: null, findings: [], output: null, ...extra });
 type BoardTask = PipelineTaskLike & { pipeline: TaskPipeline };
 const t = (id: string, m: TaskPipeline, status: BoardTask['status'] = 'pending', owner: string | null = null): BoardTask => ({ id, status, owner, pipeline: m });
 
@@ -91,6 +91,13 @@ describe('stage order', () => {
     const plan = t('1', meta('plan', 'plan'));
     expect(checkPipelineClaim({ settings: s, state: initialState(NOW), tasks: [plan] }, plan, 'alice')).toMatchObject({ ok: false, reason: 'wrong_role' });
     expect(checkPipelineClaim({ settings: s, state: initialState(NOW), tasks: [plan] }, plan, 'lead').ok).toBe(true);
+    // A stage is open to everyone only when none of its roles lists members: review left out does not open verify.
+    const verify = t('7', meta('verify', 'verify-r0'));
+    const atVerify = { ...initialState(NOW), stage: 'verify' as const };
+    expect(checkPipelineClaim({ settings: s, state: atVerify, tasks: [verify] }, verify, 'dan')).toMatchObject({ ok: false, reason: 'wrong_role' });
+    const reviewers = settings({ roles: { plan: null, execute: null, test: null, verify: null, review: ['dan'] } });
+    expect(checkPipelineClaim({ settings: reviewers, state: atVerify, tasks: [verify] }, verify, 'dan').ok).toBe(true);
+    expect(checkPipelineClaim({ settings: reviewers, state: atVerify, tasks: [verify] }, verify, 'erin')).toMatchObject({ ok: false, reason: 'wrong_role' });
     const open = settings({ roles: { plan: null, execute: null, test: null, verify: null, review: null } });
     expect(checkPipelineClaim({ settings: open, state: initialState(NOW), tasks: [plan] }, plan, 'anyone').ok).toBe(true);
   });
