@@ -7,10 +7,11 @@ import type { OpContext } from '../ops/op.js';
 import { VERDICTS, VerdictSchema, type CompletionFields } from '../protocol/pipeline.js';
 import { createTask, taskClaim, taskComplete, taskGet, taskList, taskRelease, taskUpdate } from '../ops/tasks.js';
 import { openBlockers } from '../protocol/tasks.js';
-import { accept, TaskStatus, type Outcome, type Task } from '../protocol/types.js';
+import { accept, TaskStatus, type Attempt, type Outcome, type Task } from '../protocol/types.js';
 import { visible } from '../protocol/visible.js';
 import type { TeamStore } from '../store/team.js';
 import { actingAs, EXIT_OK, onePositional, openTeam, opContext, parse, report, taskIdArg, TEAM_OPTIONS, UsageError, type CliContext } from './context.js';
+import { MACHINE_SUBVERBS } from './task-machine.js';
 import type { SubVerb, Verb } from './verb.js';
 
 const sub: SubVerb[] = [
@@ -28,11 +29,11 @@ const sub: SubVerb[] = [
   },
   {
     name: 'list',
-    usage: 'task list [--status pending|in_progress|completed] [--ready]',
+    usage: 'task list [--status pending|in_progress|completed|blocked|deleted] [--ready]',
     async run(ctx, argv) {
       const { values } = parse(argv, { ...TEAM_OPTIONS, status: { type: 'string' }, ready: { type: 'boolean', default: false } }, this.usage);
       const status = values.status === undefined ? undefined : TaskStatus.safeParse(values.status);
-      if (status && !status.success) throw new UsageError(`--status "${values.status}" is not a task status`, 'use pending, in_progress or completed');
+      if (status && !status.success) throw new UsageError(`--status "${values.status}" is not a task status`, `use ${TaskStatus.options.join(', ')}`);
       const store = await openTeam(ctx, values['team-dir']);
       const listed = await taskList.run({ status: status?.data, ready: values.ready }, await nobody(store));
       if (!listed.ok) return report(ctx, values.json, listed, () => '');
@@ -87,7 +88,7 @@ const sub: SubVerb[] = [
       const revision = Number(values.revision);
       if (!Number.isInteger(revision) || revision < 1) throw new UsageError(`--revision "${values.revision}" is not a positive whole number`);
       const status = values.status === undefined ? undefined : TaskStatus.safeParse(values.status);
-      if (status && !status.success) throw new UsageError(`--status "${values.status}" is not a task status`, 'use pending, in_progress or completed');
+      if (status && !status.success) throw new UsageError(`--status "${values.status}" is not a task status`, `use ${TaskStatus.options.join(', ')}`);
       const store = await openTeam(ctx, values['team-dir']);
       const r = await runAs(store, as, (octx) => taskUpdate.run({ id, revision, status: status?.data, description: values.description, subject: values.subject }, octx));
       return report(ctx, values.json, r, (t) => `task ${t.id} updated to revision ${t.revision} (${t.status})`);
@@ -156,6 +157,7 @@ function pipelineFields(values: { verdict?: string | undefined; finding?: string
   }
   return out;
 }
+sub.push(...MACHINE_SUBVERBS);
 
 export const taskVerb: Verb = {
   name: 'task',
@@ -167,6 +169,10 @@ export const taskVerb: Verb = {
     'teamux task complete 3 --as alice --result "parser merged"',
     'teamux task complete 7 --as carol --verdict REVISE --finding "s2: no test for an empty file"',
     'teamux task release --stale',
+    'teamux task fail 3 --as alice --reason "the API it needs is not there"',
+    'teamux task reassign 3 --to bob --reason "alice is stuck"',
+    'teamux task reopen 3 --reason "tests fail on main"',
+    'teamux task delete 5',
   ],
   run: (ctx, argv) => dispatch('task', sub, ctx, argv),
 };
@@ -195,17 +201,35 @@ async function nobody(store: TeamStore): Promise<OpContext> {
   return octx.value;
 }
 
-/** A multi-line human description of a task. */
+/** A multi-line human description of a task, its attempts last. */
 function describe(t: Task): string {
   return [
     `task ${t.id}: ${visible(t.subject)}`,
     `  status:     ${t.status}${t.owner ? ` (owner ${visible(t.owner)})` : ''}`,
+    t.blockedReason ? `  blocked:    ${indented(t.blockedReason)}` : '',
     `  revision:   ${t.revision}`,
     `  blockedBy:  ${t.blockedBy.join(', ') || '-'}`,
     `  blocks:     ${t.blocks.join(', ') || '-'}`,
     t.description ? `  description: ${indented(t.description)}` : '',
     t.result ? `  result:     ${indented(t.result)}` : '',
+    t.attempts.length ? `  attempts:\n${t.attempts.map((a, i) => `    ${attemptLine(a, i + 1)}`).join('\n')}` : '',
   ].filter(Boolean).join('\n');
+}
+
+/** One attempt on one line: number, owner, start, how long, outcome and note. */
+function attemptLine(a: Attempt, n: number): string {
+  const took = a.endedAt ? ` for ${duration(Date.parse(a.endedAt) - Date.parse(a.startedAt))}` : '';
+  const end = a.outcome ? `${a.outcome}${took}` : 'in progress';
+  return `${n}. ${visible(a.owner)}  ${a.startedAt}  ${end}${a.note ? `: ${visible(a.note)}` : ''}`;
+}
+
+/** A span of milliseconds as 4s, 3m12s or 2h05m. */
+export function duration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '?';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
 /** Multi-line team text for a field of `task show`: control characters escaped, lines indented under it. */

@@ -22,6 +22,8 @@ export function taskView(t: Task, ready?: boolean): Record<string, unknown> {
   if (t.description) v.description = t.description;
   if (t.result) v.result = t.result;
   if (t.pipeline) v.pipeline = { stage: t.pipeline.stage, story: t.pipeline.story, ...(t.pipeline.verdict ? { verdict: t.pipeline.verdict } : {}) };
+  if (t.blockedReason) v.blockedReason = t.blockedReason;
+  if (t.attempts.length) v.attempts = t.attempts.length;
   return v;
 }
 
@@ -30,7 +32,7 @@ export type ListedTask = Task & { ready: boolean };
 
 export const taskList = defineOp({
   name: 'task_list',
-  description: 'List the tasks on the team board with status, owner, revision and whether each is ready to claim.',
+  description: 'List the tasks on the team board with status, owner, revision and whether each is ready to claim (deleted tasks only when asked for by status).',
   input: z.strictObject({
     status: TaskStatus.optional().describe('only tasks with this status'),
     ready: z.boolean().optional().describe('only tasks that can be claimed now'),
@@ -39,7 +41,7 @@ export const taskList = defineOp({
   async run(i, ctx) {
     const board = await ctx.store.tasks.snapshot();
     let tasks: ListedTask[] = board.tasks.map((t) => ({ ...t, ready: isReady(t, board.index) }));
-    if (i.status) tasks = tasks.filter((t) => t.status === i.status);
+    tasks = tasks.filter((t) => (i.status ? t.status === i.status : t.status !== 'deleted'));
     if (i.ready) tasks = tasks.filter((t) => t.ready);
     return accept({ tasks, problems: board.problems, index: board.index });
   },

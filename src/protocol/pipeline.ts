@@ -240,7 +240,7 @@ export function authorsOf(state: PipelineState): Set<string> {
  * May `by` claim pipeline task `task` now? Refusals: `stage_order` (not the current stage, or the
  * pipeline has ended), `wrong_role`, `self_verification`, `parallel_cap`.
  */
-export function checkPipelineClaim(view: ClaimView, task: PipelineTaskLike & { pipeline: TaskPipeline }, by: string): Outcome<void> {
+export function checkPipelineClaim(view: ClaimView, task: PipelineTaskLike & { pipeline: TaskPipeline }, by: string, opts: { reassign?: boolean } = {}): Outcome<void> {
   const { settings, state } = view;
   const stage = task.pipeline.stage;
   if (state.status !== 'running') return refuse('stage_order', `the pipeline has ended (${state.status}${state.stoppedReason ? `: ${state.stoppedReason}` : ''})`);
@@ -254,7 +254,8 @@ export function checkPipelineClaim(view: ClaimView, task: PipelineTaskLike & { p
   if (stage === 'verify' && authorsOf(state).has(by)) {
     return refuse('self_verification', `${by} authored work that task ${task.id} verifies; another member must verify it`);
   }
-  if (stage === 'exec' || stage === 'fix') {
+  // A reassignment moves a claim; it does not add one.
+  if ((stage === 'exec' || stage === 'fix') && !opts.reassign) {
     const running = view.tasks.filter((t) => t.status === 'in_progress' && (t.pipeline?.stage === 'exec' || t.pipeline?.stage === 'fix')).length;
     if (running >= settings.maxParallel) return refuse('parallel_cap', `${running} stories are in progress, the most max_parallel allows (${settings.maxParallel}); wait for one to finish`);
   }
@@ -265,6 +266,12 @@ export function checkPipelineClaim(view: ClaimView, task: PipelineTaskLike & { p
 export function checkPipelineUpdate(task: { id: string; status: Task['status']; pipeline?: TaskPipeline | undefined } | undefined, patch: { status?: Task['status'] | undefined }): Outcome<void> {
   if (!task?.pipeline || patch.status === undefined || patch.status === task.status) return accept(undefined);
   return refuse('invalid_input', `task ${task.id} is a ${task.pipeline.stage} task of the pipeline: change its status with task_claim, task_complete or task_release`);
+}
+
+/** Reopening or deleting a pipeline task would undo its routing or leave its stage's gate waiting forever: refused. */
+export function checkPipelineTransition(task: { id: string; pipeline?: TaskPipeline | undefined } | undefined, kind: 'reopen' | 'delete'): Outcome<void> {
+  if (!task?.pipeline) return accept(undefined);
+  return refuse('invalid_input', `task ${task.id} is a ${task.pipeline.stage} task of the pipeline; the pipeline ${kind === 'reopen' ? 'reopens work through verify verdicts (fix rounds)' : 'keeps its tasks until it ends'}, so it cannot be ${kind === 'reopen' ? 'reopened' : 'deleted'} by hand`);
 }
 
 /** The completion fields a pipeline task recorded (verdict, findings, stories, criteria). */

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { finalReport, handoffDocument, type Dispatched, type HandoffDocument } from '../protocol/handoff.js';
 import {
-  checkCompletion, checkPipelineClaim, fieldsOf, initialState, PipelineSettings, PipelineState, planTask, route, stageConsumers, storyAttemptFailed,
+  checkCompletion, checkPipelineClaim, fieldsOf, initialState, PipelineSettings, PipelineState, planTask, MAX_FAILED_ATTEMPTS, route, stageConsumers, storyAttemptFailed,
   type CompletionFields, type PipelineTaskSpec, type Routing, type TaskPipeline,
 } from '../protocol/pipeline.js';
 import { byId, isReady } from '../protocol/tasks.js';
@@ -113,22 +113,51 @@ export class PipelineStore {
     });
   }
 
-  /** A story's attempt failed (`failures` so far): at the third, the story and its dependents are blocked. */
-  async attemptFailed(task: Task, failures: number, reason: string): Promise<void> {
+  /** A story's task became blocked by its failed attempts: the story and its dependents are blocked, the others go on. */
+  async storyBlocked(task: Task): Promise<void> {
+    if (!this.active()) return;
+    await this.locked(() => this.blockStory(task));
+  }
+
+  /** Under the lock: apply a blocked story task to the state (a no-op when it was applied already). */
+  private async blockStory(task: Task): Promise<void> {
     if (!task.pipeline?.story || (task.pipeline.stage !== 'exec' && task.pipeline.stage !== 'fix')) return;
-    await this.locked(async () => {
-      const view = await this.load();
-      if (!view.ok) return;
-      const board = await this.tasks.snapshot();
-      const r = storyAttemptFailed(view.value.settings, view.value.state, task.pipeline!.story!, failures, reason, board.tasks, new Date().toISOString());
-      if (r.blocked.length === 0) return;
-      for (const s of r.blocked) await this.events.record('pipeline_blocked', { story: s, task: task.id, reason: r.state.stories.find((x) => x.id === s)?.reason ?? reason });
-      await this.apply(view.value, r, null, board.tasks);
+    const view = await this.load();
+    if (!view.ok) return;
+    const board = await this.tasks.snapshot();
+    const failures = task.attempts.filter((a) => a.outcome === 'failed').length;
+    const reason = task.blockedReason ?? task.attempts.at(-1)?.note ?? 'its attempts failed';
+    const r = storyAttemptFailed(view.value.settings, view.value.state, task.pipeline.story, Math.max(failures, MAX_FAILED_ATTEMPTS), reason, board.tasks, new Date().toISOString());
+    if (r.blocked.length === 0) return;
+    for (const s of r.blocked) await this.events.record('pipeline_blocked', { story: s, task: task.id, producer: task.owner ?? 'teamux', consumer: 'teamux', status: 'blocked', verdict: null, reason: r.state.stories.find((x) => x.id === s)?.reason ?? reason });
+    await this.apply(view.value, r, null, board.tasks);
+  }
+
+  /** Reassign a pipeline task only to a member who could claim it (role, stage, never its own work to verify). */
+  async reassign(id: string, to: string, reassign: () => Promise<Outcome<Task>>): Promise<Outcome<Task>> {
+    return this.locked(async () => {
+      const t = await this.tasks.get(id);
+      if (t.ok && t.value.pipeline) {
+        const view = await this.load();
+        if (!view.ok) return view;
+        const board = await this.tasks.snapshot();
+        const ok = checkPipelineClaim({ settings: view.value.settings, state: view.value.state, tasks: board.tasks }, { ...t.value, pipeline: t.value.pipeline }, to, { reassign: true });
+        if (!ok.ok) return ok;
+      }
+      return reassign();
     });
   }
 
   /** Replay the routing of completed pipeline tasks that a crash left unrouted (oldest first). */
   async recover(): Promise<void> {
+    const first = await this.load();
+    if (!first.ok) return;
+    const stale = await this.tasks.snapshot();
+    // Story tasks blocked by failed attempts whose story the state does not show blocked yet.
+    for (const t of stale.tasks) {
+      const story = first.value.state.stories.find((s) => s.id === t.pipeline?.story);
+      if (t.status === 'blocked' && story?.status === 'pending') await this.blockStory(t);
+    }
     const view = await this.load();
     if (!view.ok) return;
     const board = await this.tasks.snapshot();

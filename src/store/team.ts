@@ -79,6 +79,7 @@ export class TeamStore {
     this.log = new Log(this.paths.log, who);
     this.trust = new TrustFiles(this.paths);
     this.pipeline = new PipelineStore(dir, this.tasks, this.events, this.log);
+    this.tasks.onBlocked = (task) => this.pipeline.storyBlocked(task);
   }
 
   /** This process is the teamux screen: from now on it may send and open requests as the operator. */
@@ -376,6 +377,22 @@ export class TeamStore {
     return r;
   }
 
+  /**
+   * Hand an in_progress task to member `to` in one write: the old attempt ends `reassigned` and `to`'s
+   * starts. The claim is held by `to`'s own process when team.json records one (else liveness
+   * falls back to `to`'s reported status, as for a claim made by an update).
+   */
+  async reassign(by: string | null, id: string, to: string, why: string | null): Promise<Outcome<Task>> {
+    const m = await this.member(to);
+    if (!m.ok) return m;
+    const holder = m.value.pid !== null ? { pid: m.value.pid, start: m.value.pidStart } : null;
+    const r = this.pipeline.active()
+      ? await this.pipeline.reassign(id, to, () => this.tasks.reassign(id, to, by, holder, why))
+      : await this.tasks.reassign(id, to, by, holder, why);
+    if (r.ok && m.value.status !== 'working' && m.value.status !== 'stopping' && m.value.status !== 'exited') await this.updateMember(to, { status: 'working' });
+    return r;
+  }
+
   /** Complete a task as a member; returns it and the dependents that became ready. */
   async complete(by: string, id: string, result: string | null, fields: CompletionFields = {}): Promise<Outcome<{ task: Task; nowReady: string[] }>> {
     const m = await this.member(by);
@@ -386,8 +403,9 @@ export class TeamStore {
   }
 
   /**
-   * Release in_progress tasks whose claim is stale: the process that holds it is gone (when the claim
-   * records one), or the owner has exited or is no longer a member. Returns what was released.
+   * Cold recovery: release in_progress tasks whose claim is stale — the process that holds it is gone
+   * (when the claim records one), or the owner has exited or is no longer a member. Each such
+   * attempt ends `abandoned` and the task is claimable again. Returns what was released.
    */
   async releaseStale(): Promise<{ released: Task[]; problems: FileProblem[] }> {
     const roster = await this.roster();

@@ -187,4 +187,33 @@ describe('the pipeline in the store', () => {
     const t = await store.tasks.get(v);
     expect(t.ok && t.value.pipeline).toMatchObject({ verdict: 'ITERATE', findings: [{ story: 's1', text: 'rename tok to token', severity: 'major' }] });
   });
+
+  it('pipeline.three-failed-attempts-block-the-story-and-its-dependents-others-go-on', async () => {
+    const { store } = await pipelineTeam();
+    await work(store, 'lead', '1', { stories: STORIES });
+    await work(store, 'lead', await taskByKey(store, 'prd'));
+    const e1 = await taskByKey(store, 'exec-s1');
+    for (let i = 1; i <= 3; i++) {
+      expect((await store.claim('alice', e1)).ok).toBe(true);
+      const f = await store.tasks.fail(e1, 'alice', `lexer test ${i} fails`);
+      expect(f.ok && f.value.status).toBe(i < 3 ? 'pending' : 'blocked');
+    }
+    const view = await store.pipeline.load();
+    if (!view.ok) throw new Error(view.message);
+    expect(view.value.state.stories.map((s) => [s.id, s.status])).toEqual([['s1', 'blocked'], ['s2', 'pending'], ['s3', 'blocked']]);
+    expect(view.value.state.stories[2]!.reason).toBe('waits for story s1, which is blocked');
+    const blocked = (await store.events.read()).events.filter((e) => e.type === 'pipeline_blocked').map((e) => e.story);
+    expect(blocked).toEqual(['s1', 's3']);
+    // s2 goes on, and the exec gate passes with it alone.
+    await work(store, 'bob', await taskByKey(store, 'exec-s2'));
+    const after = await store.pipeline.load();
+    expect(after.ok && after.value.state.stage).toBe('verify');
+    // Reopening or deleting a pipeline task by hand is refused; so is reassigning a verify to an author.
+    expect(await store.tasks.reopen(e1, 'lead', 'try again')).toMatchObject({ ok: false, reason: 'invalid_input' });
+    expect(await store.tasks.remove(await taskByKey(store, 'exec-s3'), 'lead')).toMatchObject({ ok: false, reason: 'invalid_input' });
+    const v = await taskByKey(store, 'verify-r0');
+    expect((await store.claim('carol', v)).ok).toBe(true);
+    expect(await store.reassign('lead', v, 'bob', 'carol is busy')).toMatchObject({ ok: false, reason: 'wrong_role' });
+    expect(await store.reassign('lead', v, 'alice', 'carol is busy')).toMatchObject({ ok: true });
+  });
 });
