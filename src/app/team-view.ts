@@ -5,6 +5,7 @@
  */
 import chokidar, { type FSWatcher } from 'chokidar';
 import * as path from 'node:path';
+import type { PipelineSummary } from '../protocol/pipeline.js';
 import { isReady } from '../protocol/tasks.js';
 import type { ProtocolRequest, Task, TeamEvent } from '../protocol/types.js';
 import { EventTail } from '../store/events.js';
@@ -35,6 +36,7 @@ export class TeamView {
   private traffic: TeamEvent[] = [];
   private roster: MemberView[] = [];
   private claude: Record<string, ClaudeActivity> = {};
+  private pipeline: PipelineSummary | null = null;
   private dirtyClaude = new Set<string>();
   private readonly events: EventTail;
   private generation = 0;
@@ -59,7 +61,7 @@ export class TeamView {
   async start(): Promise<void> {
     await this.reload();
     const p = this.store.paths;
-    this.watcher = chokidar.watch([p.tasks, p.requests, p.config, p.events, p.claude], {
+    this.watcher = chokidar.watch([p.tasks, p.requests, p.config, p.events, p.claude, this.store.pipeline.dir], {
       ignoreInitial: true,
       ignored: (p: string) => /\.tmp$|\.lock(\/|$)/.test(p) || path.basename(p).startsWith('.'),
       atomic: false,
@@ -86,6 +88,7 @@ export class TeamView {
       requests: [...this.requests.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
       problems: [...this.taskProblems.values()],
       claude: { ...this.claude },
+      pipeline: this.pipeline,
       generation: this.generation,
     };
   }
@@ -186,6 +189,8 @@ export class TeamView {
       this.dirtyEvents = false;
       await this.readNewEvents();
     }
+    // The pipeline line: a small file, re-read with every reload (its state changes with the board).
+    this.pipeline = await this.store.pipeline.summary([...this.tasks.values()]).catch(() => null);
     this.generation++;
   }
 

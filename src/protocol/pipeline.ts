@@ -476,6 +476,25 @@ export function currentWave(state: PipelineState): number {
   return pending.length ? Math.min(...pending) : 0;
 }
 
+/** What the sidebar's pipeline line shows. */
+export interface PipelineSummary {
+  status: PipelineStatus;
+  stage: Stage;
+  wave: number;
+  waves: number;
+  fixRound: number;
+  maxFixRounds: number;
+  verifier: string | null;
+}
+
+/** The pipeline line's data from the settings, the state and the board. */
+export function pipelineSummary(settings: PipelineSettings, state: PipelineState, board: readonly PipelineTaskLike[]): PipelineSummary {
+  return {
+    status: state.status, stage: state.stage, wave: currentWave(state), waves: Math.max(0, ...state.stories.map((s) => s.wave)),
+    fixRound: state.fixRound, maxFixRounds: settings.maxFixRounds, verifier: currentVerifier(board),
+  };
+}
+
 /** The verifier of the latest verify task, from the board (its owner), or null. */
 export function currentVerifier(board: readonly PipelineTaskLike[]): string | null {
   const verifies = board.filter((t) => t.pipeline?.stage === 'verify' && t.owner !== null);

@@ -11,8 +11,8 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { finalReport, handoffDocument, type Dispatched, type HandoffDocument } from '../protocol/handoff.js';
 import {
-  checkCompletion, checkPipelineClaim, fieldsOf, initialState, PipelineSettings, PipelineState, planTask, MAX_FAILED_ATTEMPTS, route, stageConsumers, storyAttemptFailed,
-  type CompletionFields, type PipelineTaskSpec, type Routing, type TaskPipeline,
+  checkCompletion, checkPipelineClaim, fieldsOf, initialState, PipelineSettings, PipelineState, planTask, MAX_FAILED_ATTEMPTS, pipelineSummary, route, stageConsumers, storyAttemptFailed,
+  type CompletionFields, type PipelineSummary, type PipelineTaskSpec, type Routing, type TaskPipeline,
 } from '../protocol/pipeline.js';
 import { byId, isReady } from '../protocol/tasks.js';
 import { accept, refuse, type Outcome, type Task } from '../protocol/types.js';
@@ -146,6 +146,13 @@ export class PipelineStore {
       }
       return reassign();
     });
+  }
+
+  /** The sidebar's pipeline line data, or null for a team that is not a pipeline (or whose files do not read). */
+  async summary(board: readonly Task[]): Promise<PipelineSummary | null> {
+    if (!this.active()) return null;
+    const view = await this.load();
+    return view.ok ? pipelineSummary(view.value.settings, view.value.state, board) : null;
   }
 
   /** Replay the routing of completed pipeline tasks that a crash left unrouted (oldest first). */
