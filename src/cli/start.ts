@@ -212,6 +212,8 @@ export const startVerb: Verb = {
     let closeDemo: (() => Promise<void>) | null = null;
     const { run, expired } = await store.startRun();
     for (const q of expired) store.log.info(`request ${q.id} (${q.type} from ${q.from}) expired: ${q.expiredReason}`);
+    // Cold recovery: claims of processes from an earlier run that are gone go back on the board.
+    for (const t of (await store.releaseStale()).released) store.log.info(`task ${t.id} released at start: ${t.attempts.at(-1)?.note ?? 'its owner is gone'}`);
     const trust = await trustFor(store, layout, run);
     try {
       for (const w of warnings) store.log.warn(w);
