@@ -79,7 +79,8 @@ export class TeamView {
 
   /** The current snapshot. */
   snapshot(): TeamSnapshot {
-    const tasks = [...this.tasks.values()].sort((a, b) => Number(a.id) - Number(b.id));
+    // A deleted task is a tombstone kept for the record, not part of the board.
+    const tasks = [...this.tasks.values()].filter((t) => t.status !== 'deleted').sort((a, b) => Number(a.id) - Number(b.id));
     return {
       team: this.team,
       roster: this.roster,

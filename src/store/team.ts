@@ -417,7 +417,7 @@ export class TeamStore {
       if (t.status !== 'in_progress' || t.owner === null) continue;
       const holderGone = t.holder !== null && !pidAlive(t.holder.pid, t.holder.start);
       if (!holderGone && !gone.has(t.owner) && known.has(t.owner)) continue;
-      const why = holderGone ? `the process that claimed it (pid ${t.holder!.pid}) is gone` : `owner ${t.owner} has exited`;
+      const why = holderGone ? `the process that claimed it (pid ${t.holder!.pid}) is gone` : known.has(t.owner) ? `owner ${t.owner} has exited` : `owner ${t.owner} is not a member`;
       const r = await this.tasks.release(t.id, null, why);
       if (r.ok) released.push(r.value);
     }
