@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readHandoff } from '../../src/protocol/handoff.js';
 import { TeamStore } from '../../src/store/team.js';
-import { BIN, REPO, tempDir, waitFor } from '../helpers/team.js';
+import { BIN, cliProcess, REPO, tempDir, waitFor } from '../helpers/team.js';
 import { TmuxDriver } from '../helpers/tmux.js';
 
 const drivers: TmuxDriver[] = [];
@@ -101,6 +101,14 @@ describe('the pipeline demo (e2e)', () => {
     expect(report.intact).toBe(true);
     expect(report.fields).toMatchObject({ kind: 'report', status: 'done', producer: 'lead' });
     for (const line of ['stories done: 4', 'stories blocked: 0', 'verdict REVISE by carol in round 0', 'verdict APPROVE by carol in round 1', 'fix rounds: 1', 'parallelism: peak 2']) expect(report.body).toContain(line);
+    // `teamux report` (a real process) reads the same run: stories, verdicts and rounds from the task files.
+    const cli = await cliProcess(['report', '--json'], { TEAMUX_TEAM_DIR: dir, TEAMUX_MEMBER: '' });
+    expect(cli.code, cli.err).toBe(0);
+    const teamReport = JSON.parse(cli.out) as { stories: Array<{ story: string; status: string }>; verdicts: Array<{ verdict: string; round: number; by: string }>; rounds: number; tasks: { completed: number } };
+    expect(teamReport.stories.map((s) => [s.story, s.status])).toEqual([['s1', 'done'], ['s2', 'done'], ['s3', 'done'], ['s4', 'done']]);
+    expect(teamReport.verdicts.map((v) => [v.verdict, v.round, v.by])).toEqual([['REVISE', 0, 'carol'], ['APPROVE', 1, 'carol']]);
+    expect(teamReport.rounds).toBe(1);
+    expect(teamReport.tasks.completed).toBe(10);
     // The work itself landed (no git involved: the pipeline never commits).
     expect(readFileSync(path.join(tmp.dir, 'examples', 'pipeline', 'teamux-pipeline', 'src', 'parser.mjs'), 'utf8')).toContain("if (text.trim() === '') return {};");
     expect(existsSync(path.join(tmp.dir, 'examples', 'pipeline', '.git'))).toBe(false);
