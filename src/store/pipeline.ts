@@ -73,10 +73,11 @@ export class PipelineStore {
   async claim(by: string, id: string | undefined, claim: (guard: ClaimGuard) => Promise<Outcome<Task>>): Promise<Outcome<Task>> {
     return this.locked(async () => {
       await this.recover();
+      // An unreadable pipeline file refuses pipeline tasks only; the rest of the board goes on.
       const view = await this.load();
-      if (!view.ok) return view;
       const guard: ClaimGuard = async (task) => {
         if (!task.pipeline) return accept(undefined);
+        if (!view.ok) return view;
         const board = await this.tasks.snapshot();
         return checkPipelineClaim({ settings: view.value.settings, state: view.value.state, tasks: board.tasks }, { ...task, pipeline: task.pipeline }, by);
       };
@@ -94,16 +95,16 @@ export class PipelineStore {
     return this.locked(async () => {
       await this.recover();
       const view = await this.load();
-      if (!view.ok) return view;
       let warnings: string[] = [];
       const r = await this.tasks.complete(id, by, result, (done) => {
         if (!done.pipeline) return accept(done);
+        if (!view.ok) return view;
         const ok = checkCompletion(done.pipeline, fields, view.value.settings, view.value.state);
         if (!ok.ok) return ok;
         warnings = ok.value.warnings;
         return accept({ ...done, pipeline: withFields(done.pipeline, fields) });
       });
-      if (!r.ok || !r.value.task.pipeline) return r;
+      if (!r.ok || !r.value.task.pipeline || !view.ok) return r;
       for (const w of warnings) await this.events.record('pipeline_warning', { task: id, warning: w });
       const dispatched = await this.routeOne(view.value, r.value.task);
       // Tasks the routing created are ready at once when nothing blocks them.

@@ -2,7 +2,7 @@
 // role, self_verification, parallel_cap), routing on completion (tasks, handoff documents, events,
 // final report), a routing cut short by a crash replayed by the next operation, and the CLI (a real
 // process) carrying a verdict and findings.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readHandoff } from '../../src/protocol/handoff.js';
@@ -215,5 +215,16 @@ describe('the pipeline in the store', () => {
     expect((await store.claim('carol', v)).ok).toBe(true);
     expect(await store.reassign('lead', v, 'bob', 'carol is busy')).toMatchObject({ ok: false, reason: 'wrong_role' });
     expect(await store.reassign('lead', v, 'alice', 'carol is busy')).toMatchObject({ ok: true });
+  });
+
+  it('pipeline.a-hand-broken-state-file-refuses-pipeline-tasks-only', async () => {
+    const { store, dir } = await pipelineTeam();
+    writeFileSync(path.join(dir, 'pipeline', 'state.json'), '{"version": 1, "status": "maybe"');
+    const r = await store.claim('lead', '1');
+    expect(r).toMatchObject({ ok: false, reason: 'not_found' });
+    expect(!r.ok && r.message).toContain('state.json cannot be read');
+    const other = await store.tasks.create({ subject: 'outside the pipeline' });
+    expect(other.ok && (await store.claim('bob', other.value.id)).ok).toBe(true);
+    expect(other.ok && (await store.complete('bob', other.value.id, 'done')).ok).toBe(true);
   });
 });
