@@ -51,6 +51,7 @@ describe('defaults', () => {
       hooks: { onStart: [], onShutdown: [] },
       apiKey: null,
       pipeline: null,
+      theme: {},
     } satisfies NormalizedLayout);
   });
 
