@@ -19,12 +19,20 @@ export async function reportCycleEnd(store: TeamStore, me: string, lead: string,
   return sent.ok;
 }
 
-/** Claim the next ready task for `me`, unless `me` still holds one; null when there is none. */
+/**
+ * Claim the next ready task for `me`, unless `me` still holds one; null when there is none. With
+ * nothing ready, claims of members whose process is gone are recovered first (cold recovery: their
+ * attempts end `abandoned`), and the claim is tried once more.
+ */
 export async function claimReady(store: TeamStore, me: string): Promise<Task | null> {
   const board = await store.tasks.snapshot();
   if (board.tasks.some((t) => t.owner === me && t.status === 'in_progress')) return null;
   const r = await store.claim(me);
-  return r.ok ? r.value : null;
+  if (r.ok) return r.value;
+  if (r.reason !== 'no_ready_task' || !board.tasks.some((t) => t.status === 'in_progress')) return null;
+  if ((await store.releaseStale()).released.length === 0) return null;
+  const again = await store.claim(me);
+  return again.ok ? again.value : null;
 }
 
 /** The user turn that starts work on an auto-claimed task. */

@@ -36,6 +36,7 @@ export function teamSpecOf(layout: NormalizedLayout, layoutFile: string): TeamSp
     layoutFile,
     members: [layout.lead, ...layout.teammates].map((m) => memberSpec(m, layout)),
     seedTasks: layout.tasks.map((t) => ({ key: t.id, subject: t.subject, description: t.description ?? '', blockedBy: t.blockedBy })),
+    pipeline: layout.pipeline,
     mcpConfigs: Object.fromEntries([layout.lead, ...layout.teammates].filter((m) => m.mcp).map((m) => [m.name, mcpClientConfig(teamDirOf(layout), m.name)])),
   };
 }

@@ -4,7 +4,7 @@
  * on_start hooks, then hand the terminal to the multiplexer until it quits.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, promises as fsp } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NormalizedLayout, NormalizedMember } from '../config/index.js';
@@ -25,6 +25,7 @@ import type { LayoutName, MainSize } from '../ui/geometry.js';
 import { onePositional, parse, UsageError } from './context.js';
 import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
 import { claudeLaunchOf, isNativeLead, kickoffClaudeLead, prepareClaudeMembers, tmuxShimPlace } from './claude-member.js';
+import { archiveDemoRun } from './archive.js';
 import { claimMuxLock, liveMux, sayWhyDetached } from './mux-lock.js';
 import { startTmuxDemoModel, tmuxHostFor } from './tmux-backend.js';
 import type { Verb } from './verb.js';
@@ -98,22 +99,6 @@ function demoScriptDir(layout: NormalizedLayout, layoutFile: string): string {
 export function mainSizeOf(layout: NormalizedLayout): MainSize {
   const s = layout.layout.mainSize;
   return s.unit === 'percent' ? { percent: s.value } : { cells: s.value };
-}
-
-/**
- * The demo model is a script with no memory, so agents resuming an earlier demo's transcripts would
- * be out of step with it: a finished demo run's folder is moved aside (to `<team>.previous`) and the
- * demo starts fresh. A team that is running is never touched.
- */
-async function archiveDemoRun(teamDir: string): Promise<string | null> {
-  if (!existsSync(path.join(teamDir, 'events.jsonl'))) return null;
-  const opened = await TeamStore.open(teamDir, 'mux');
-  if (opened.ok && (await liveMux(opened.store))) return null;
-  if (opened.ok && (await opened.store.roster()).some((m) => m.reportedStatus !== 'exited')) return null;
-  const previous = `${teamDir}.previous`;
-  await fsp.rm(previous, { recursive: true, force: true });
-  await fsp.rename(teamDir, previous);
-  return previous;
 }
 
 /** Everything both `start` and `attach` give the multiplexer for a layout's team. */
@@ -211,10 +196,12 @@ export const startVerb: Verb = {
     const archived = needsModel ? await archiveDemoRun(teamDir) : null;
     await initTeam(teamDir, teamSpecOf(layout, file));
     const { store, release } = await openForMux(teamDir, backend);
-    if (archived) store.log.info(`the previous demo run was moved to ${archived}`);
+    if (archived) store.log.info(`the previous demo run was archived to ${archived}`);
     let closeDemo: (() => Promise<void>) | null = null;
     const { run, expired } = await store.startRun();
     for (const q of expired) store.log.info(`request ${q.id} (${q.type} from ${q.from}) expired: ${q.expiredReason}`);
+    // Cold recovery: claims of processes from an earlier run that are gone go back on the board.
+    for (const t of (await store.releaseStale()).released) store.log.info(`task ${t.id} released at start: ${t.attempts.at(-1)?.note ?? 'its owner is gone'}`);
     const trust = await trustFor(store, layout, run);
     try {
       for (const w of warnings) store.log.warn(w);

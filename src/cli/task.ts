@@ -4,12 +4,14 @@
  * conflict, blocked) exit 3 with a `reason`.
  */
 import type { OpContext } from '../ops/op.js';
+import { VERDICTS, VerdictSchema, type CompletionFields } from '../protocol/pipeline.js';
 import { createTask, taskClaim, taskComplete, taskGet, taskList, taskRelease, taskUpdate } from '../ops/tasks.js';
 import { openBlockers } from '../protocol/tasks.js';
-import { accept, TaskStatus, type Outcome, type Task } from '../protocol/types.js';
+import { accept, TaskStatus, type Attempt, type Outcome, type Task } from '../protocol/types.js';
 import { visible } from '../protocol/visible.js';
 import type { TeamStore } from '../store/team.js';
 import { actingAs, EXIT_OK, onePositional, openTeam, opContext, parse, report, taskIdArg, TEAM_OPTIONS, UsageError, type CliContext } from './context.js';
+import { MACHINE_SUBVERBS } from './task-machine.js';
 import type { SubVerb, Verb } from './verb.js';
 
 const sub: SubVerb[] = [
@@ -27,11 +29,11 @@ const sub: SubVerb[] = [
   },
   {
     name: 'list',
-    usage: 'task list [--status pending|in_progress|completed] [--ready]',
+    usage: 'task list [--status pending|in_progress|completed|blocked|deleted] [--ready]',
     async run(ctx, argv) {
       const { values } = parse(argv, { ...TEAM_OPTIONS, status: { type: 'string' }, ready: { type: 'boolean', default: false } }, this.usage);
       const status = values.status === undefined ? undefined : TaskStatus.safeParse(values.status);
-      if (status && !status.success) throw new UsageError(`--status "${values.status}" is not a task status`, 'use pending, in_progress or completed');
+      if (status && !status.success) throw new UsageError(`--status "${values.status}" is not a task status`, `use ${TaskStatus.options.join(', ')}`);
       const store = await openTeam(ctx, values['team-dir']);
       const listed = await taskList.run({ status: status?.data, ready: values.ready }, await nobody(store));
       if (!listed.ok) return report(ctx, values.json, listed, () => '');
@@ -86,7 +88,7 @@ const sub: SubVerb[] = [
       const revision = Number(values.revision);
       if (!Number.isInteger(revision) || revision < 1) throw new UsageError(`--revision "${values.revision}" is not a positive whole number`);
       const status = values.status === undefined ? undefined : TaskStatus.safeParse(values.status);
-      if (status && !status.success) throw new UsageError(`--status "${values.status}" is not a task status`, 'use pending, in_progress or completed');
+      if (status && !status.success) throw new UsageError(`--status "${values.status}" is not a task status`, `use ${TaskStatus.options.join(', ')}`);
       const store = await openTeam(ctx, values['team-dir']);
       const r = await runAs(store, as, (octx) => taskUpdate.run({ id, revision, status: status?.data, description: values.description, subject: values.subject }, octx));
       return report(ctx, values.json, r, (t) => `task ${t.id} updated to revision ${t.revision} (${t.status})`);
@@ -94,13 +96,14 @@ const sub: SubVerb[] = [
   },
   {
     name: 'complete',
-    usage: 'task complete ID --as NAME [--result TEXT]',
+    usage: 'task complete ID --as NAME [--result TEXT] [--verdict V --finding "STORY: text" …] [--stories JSON] [--criteria JSON]',
     async run(ctx, argv) {
-      const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' }, result: { type: 'string' } }, this.usage);
+      const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, as: { type: 'string' }, result: { type: 'string' }, ...PIPELINE_OPTIONS }, this.usage);
       const id = taskIdArg(onePositional(positionals, 'task id', this.usage));
       const as = actingAs(ctx, values.as);
+      const fields = pipelineFields(values);
       const store = await openTeam(ctx, values['team-dir']);
-      const r = await runAs(store, as, (octx) => taskComplete.run({ id, result: values.result ?? '' }, octx));
+      const r = await runAs(store, as, (octx) => taskComplete.run({ id, result: values.result ?? '', ...fields } as Parameters<typeof taskComplete.run>[0], octx));
       return report(ctx, values.json, r, (v) => `task ${v.task.id} completed${v.nowReady.length ? `; now ready: ${v.nowReady.join(', ')}` : ''}`);
     },
   },
@@ -124,6 +127,38 @@ const sub: SubVerb[] = [
   },
 ];
 
+/** The options of `task complete` for pipeline tasks. */
+const PIPELINE_OPTIONS = {
+  verdict: { type: 'string' }, finding: { type: 'string', multiple: true }, stories: { type: 'string' }, criteria: { type: 'string' },
+} as const;
+
+/** Parse the pipeline options of `task complete` (bad input is a UsageError naming the option). */
+function pipelineFields(values: { verdict?: string | undefined; finding?: string[] | undefined; stories?: string | undefined; criteria?: string | undefined }): CompletionFields {
+  const out: CompletionFields = {};
+  if (values.verdict !== undefined) {
+    const v = VerdictSchema.safeParse(values.verdict);
+    if (!v.success) throw new UsageError(`--verdict "${values.verdict}" is not a verdict`, `use one of ${VERDICTS.join(', ')}`);
+    out.verdict = v.data;
+  }
+  if (values.finding?.length) {
+    out.findings = values.finding.map((f) => {
+      const m = /^([a-z0-9][a-z0-9_-]{0,31}):\s*(.+)$/s.exec(f);
+      return m ? { story: m[1]!, severity: 'major' as const, text: m[2]! } : { severity: 'major' as const, text: f };
+    });
+  }
+  for (const key of ['stories', 'criteria'] as const) {
+    const raw = values[key];
+    if (raw === undefined) continue;
+    try {
+      out[key] = JSON.parse(raw) as never;
+    } catch (err) {
+      throw new UsageError(`--${key} is not JSON: ${(err as Error).message}`, key === 'stories' ? `e.g. --stories '[{"id":"s1","subject":"Lexer","acceptance":["tokens for every operator"]}]'` : `e.g. --criteria '[{"story":"s1","checks":["npm test -- lexer"]}]'`);
+    }
+  }
+  return out;
+}
+sub.push(...MACHINE_SUBVERBS);
+
 export const taskVerb: Verb = {
   name: 'task',
   usage: sub.map((s) => s.usage),
@@ -132,7 +167,12 @@ export const taskVerb: Verb = {
     'teamux task claim --as alice',
     'teamux task update 3 --as alice --revision 2 --description "now with tests"',
     'teamux task complete 3 --as alice --result "parser merged"',
+    'teamux task complete 7 --as carol --verdict REVISE --finding "s2: no test for an empty file"',
     'teamux task release --stale',
+    'teamux task fail 3 --as alice --reason "the API it needs is not there"',
+    'teamux task reassign 3 --to bob --reason "alice is stuck"',
+    'teamux task reopen 3 --reason "tests fail on main"',
+    'teamux task delete 5',
   ],
   run: (ctx, argv) => dispatch('task', sub, ctx, argv),
 };
@@ -161,17 +201,35 @@ async function nobody(store: TeamStore): Promise<OpContext> {
   return octx.value;
 }
 
-/** A multi-line human description of a task. */
+/** A multi-line human description of a task, its attempts last. */
 function describe(t: Task): string {
   return [
     `task ${t.id}: ${visible(t.subject)}`,
     `  status:     ${t.status}${t.owner ? ` (owner ${visible(t.owner)})` : ''}`,
+    t.blockedReason ? `  blocked:    ${indented(t.blockedReason)}` : '',
     `  revision:   ${t.revision}`,
     `  blockedBy:  ${t.blockedBy.join(', ') || '-'}`,
     `  blocks:     ${t.blocks.join(', ') || '-'}`,
     t.description ? `  description: ${indented(t.description)}` : '',
     t.result ? `  result:     ${indented(t.result)}` : '',
+    t.attempts.length ? `  attempts:\n${t.attempts.map((a, i) => `    ${attemptLine(a, i + 1)}`).join('\n')}` : '',
   ].filter(Boolean).join('\n');
+}
+
+/** One attempt on one line: number, owner, start, how long, outcome and note. */
+function attemptLine(a: Attempt, n: number): string {
+  const took = a.endedAt ? ` for ${duration(Date.parse(a.endedAt) - Date.parse(a.startedAt))}` : '';
+  const end = a.outcome ? `${a.outcome}${took}` : 'in progress';
+  return `${n}. ${visible(a.owner)}  ${a.startedAt}  ${end}${a.note ? `: ${visible(a.note)}` : ''}`;
+}
+
+/** A span of milliseconds as 4s, 3m12s or 2h05m. */
+export function duration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '?';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
 /** Multi-line team text for a field of `task show`: control characters escaped, lines indented under it. */

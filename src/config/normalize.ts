@@ -9,6 +9,7 @@ import { splitCommand } from './command-words.js';
 import type { KeyAction } from './keys-actions.js';
 import type { Backend, ClaudePermissionMode, Layout, LayoutName, Member, PlanApprover, SidebarSection } from './schema.js';
 import { assignTaskIds } from './seed-tasks.js';
+import { normalizePipeline, type NormalizedPipeline } from './pipeline.js';
 
 /** A program and its arguments; `program` is a bare name (looked up on PATH) or an absolute path. */
 export interface NormalizedCommand {
@@ -96,6 +97,8 @@ export interface NormalizedLayout {
   hooks: { onStart: string[]; onShutdown: string[] };
   /** Where agents read the API key (also put in every member's env as TEAMUX_API_KEY_FILE / _COMMAND). */
   apiKey: { file: string } | { command: string } | null;
+  /** The staged pipeline the team runs as, or null for a free task board. */
+  pipeline: NormalizedPipeline | null;
 }
 
 /** Where relative paths start and what `~` means. */
@@ -208,5 +211,6 @@ export function normalizeLayout(layout: Layout, ctx: NormalizeContext): Normaliz
     }),
     hooks: { onStart: asList(layout.hooks.on_start), onShutdown: asList(layout.hooks.on_shutdown) },
     apiKey,
+    pipeline: layout.pipeline === undefined ? null : normalizePipeline(layout.pipeline),
   };
 }

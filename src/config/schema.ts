@@ -12,6 +12,7 @@ import { splitCommand } from './command-words.js';
 import { KEY_ACTIONS, KEY_NAME_EXAMPLES, KEY_NAME_PATTERN } from './keys-actions.js';
 import { describeValue } from './messages.js';
 import { seedTaskProblems } from './seed-tasks.js';
+import { PipelineSchema, pipelineRoleProblems } from './pipeline.js';
 
 /** Team and member names name panes, inboxes and files: the protocol's one pattern keeps paths out. */
 export { NAME_PATTERN };
@@ -297,6 +298,7 @@ export const LayoutSchema = z
       .default([]),
     hooks: Hooks.default({}),
     api_key: ApiKey.optional(),
+    pipeline: PipelineSchema.optional(),
     theme: Theme.optional(),
   })
   .superRefine(
@@ -317,6 +319,10 @@ export const LayoutSchema = z
           ctx.addIssue({ code: 'custom', path: ['teammates', i, 'agent', 'native_teams'], message: "native_teams is for the lead: Claude Code's agent teams are spawned by their lead", params: { hint: 'move native_teams to the lead (agent: { cli: claude, native_teams: true })' } });
         }
       });
+      const names = members.flatMap((m) => (typeof m.name === 'string' ? [m.name] : []));
+      for (const p of pipelineRoleProblems((layout as { pipeline?: unknown }).pipeline, names)) {
+        ctx.addIssue({ code: 'custom', path: p.path, message: p.message, params: { hint: p.hint } });
+      }
       const seen = new Map<string, string>();
       for (const m of members) {
         if (typeof m.name !== 'string') continue;

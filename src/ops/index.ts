@@ -11,12 +11,14 @@ import type { AnyOp } from './op.js';
 import { approvePlan, planStatusOp, rejectPlan, requestShutdown, respondShutdown, submitPlan } from './requests.js';
 import { spawnTeammate } from './spawn.js';
 import { createTask, taskClaim, taskComplete, taskGet, taskList, taskRelease, taskUpdate } from './tasks.js';
+import { deleteTask, editTask, reassignTask, reopenTask, taskFail } from './tasks-machine.js';
 
 /** Every op. */
 export const ALL_OPS: readonly AnyOp[] = [
-  taskList, taskGet, taskClaim, taskUpdate, taskComplete, taskRelease,
+  taskList, taskGet, taskClaim, taskUpdate, taskComplete, taskRelease, taskFail,
   sendMessage, readInbox, submitPlan, planStatusOp, respondShutdown,
   createTask, assignTask, broadcast, approvePlan, rejectPlan, requestShutdown, spawnTeammate,
+  reopenTask, reassignTask, editTask, deleteTask,
 ];
 
 const BY_NAME = new Map(ALL_OPS.map((o) => [o.name, o]));

@@ -52,6 +52,7 @@ export const assignTask = defineOp({
     const t = await ctx.store.tasks.get(i.task_id);
     if (!t.ok) return t;
     if (t.value.status === 'completed') return refuse('already_completed', `task ${i.task_id} is already completed`);
+    if (t.value.status === 'deleted' || t.value.status === 'blocked') return refuse('illegal_transition', `task ${i.task_id} is ${t.value.status}; ${t.value.status === 'blocked' ? 'reopen it first' : 'a deleted task is final'}`);
     const text = [`Please take task ${t.value.id}: ${t.value.subject}.`, t.value.description, i.note ?? ''].filter(Boolean).join('\n');
     return ctx.store.send({ from: actor(ctx).name, to: i.to, type: 'task_assignment', text, payload: { task_id: t.value.id } });
   },

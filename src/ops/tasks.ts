@@ -4,6 +4,7 @@
  * caller re-reads), completion and release need ownership. create_task is the lead's.
  */
 import { z } from 'zod';
+import { CriteriaInput, Finding, StoryInput, VerdictSchema } from '../protocol/pipeline.js';
 import { isReady, openBlockers } from '../protocol/tasks.js';
 import { accept, TaskStatus, type Task } from '../protocol/types.js';
 import type { TeamStore } from '../store/team.js';
@@ -20,6 +21,9 @@ export function taskView(t: Task, ready?: boolean): Record<string, unknown> {
   if (t.blocks.length) v.blocks = t.blocks;
   if (t.description) v.description = t.description;
   if (t.result) v.result = t.result;
+  if (t.pipeline) v.pipeline = { stage: t.pipeline.stage, story: t.pipeline.story, ...(t.pipeline.verdict ? { verdict: t.pipeline.verdict } : {}) };
+  if (t.blockedReason) v.blockedReason = t.blockedReason;
+  if (t.attempts.length) v.attempts = t.attempts.length;
   return v;
 }
 
@@ -28,7 +32,7 @@ export type ListedTask = Task & { ready: boolean };
 
 export const taskList = defineOp({
   name: 'task_list',
-  description: 'List the tasks on the team board with status, owner, revision and whether each is ready to claim.',
+  description: 'List the tasks on the team board with status, owner, revision and whether each is ready to claim (deleted tasks only when asked for by status).',
   input: z.strictObject({
     status: TaskStatus.optional().describe('only tasks with this status'),
     ready: z.boolean().optional().describe('only tasks that can be claimed now'),
@@ -37,7 +41,8 @@ export const taskList = defineOp({
   async run(i, ctx) {
     // The board's index picks the matching tasks; only they (and their blockers) are read.
     const listed = await ctx.store.tasks.list({ status: i.status, ready: i.ready });
-    const tasks: ListedTask[] = listed.tasks;
+    // Deleted tasks are tombstones: listed only when asked for by status.
+    const tasks: ListedTask[] = listed.tasks.filter((t) => (i.status ? true : t.status !== 'deleted'));
     return accept({ tasks, problems: listed.problems, index: listed.index as ReadonlyMap<string, Task> });
   },
   text: (v) => (v.tasks.length === 0 ? 'no tasks match' : v.tasks.map(({ ready, ...t }) => JSON.stringify(taskView(t, ready))).join('\n')),
@@ -87,12 +92,24 @@ export const taskUpdate = defineOp({
   text: (t) => `task ${t.id} is now at revision ${t.revision} (${t.status})`,
 });
 
+/** What completing a pipeline task carries besides the result: a verify's verdict and findings, a plan's stories, a prd's criteria. */
+const PIPELINE_COMPLETION = {
+  verdict: VerdictSchema.optional().describe('pipeline verify tasks: APPROVE or ACCEPT_WITH_RESERVATIONS go on; ITERATE, REVISE or REJECT send the stories named in findings to a fix round'),
+  findings: z.array(Finding).optional().describe('pipeline verify tasks: what is wrong, each with the story it is about'),
+  stories: z.array(StoryInput).optional().describe('pipeline plan task: the stories, each {id, subject, blockedBy, files, acceptance}'),
+  criteria: CriteriaInput.optional().describe('pipeline prd task: machine-checkable checks per story, [{story, checks}]'),
+};
+
 export const taskComplete = defineOp({
   name: 'task_complete',
   description: 'Mark a task you own as completed, with a short result. Tasks it was blocking may become ready.',
-  input: z.strictObject({ id: TaskIdInput, result: z.string().describe('what was done, in a sentence or two') }),
-  summary: (i) => `#${i.id}: ${oneLine(i.result, 50)}`,
-  run: (i, ctx) => ctx.store.complete(actor(ctx).name, i.id, i.result || null),
+  input: z.strictObject({
+    id: TaskIdInput,
+    result: z.string().describe('what was done, in a sentence or two'),
+    ...PIPELINE_COMPLETION,
+  }),
+  summary: (i) => `#${i.id}${i.verdict ? ` ${i.verdict}` : ''}: ${oneLine(i.result, 50)}`,
+  run: (i, ctx) => ctx.store.complete(actor(ctx).name, i.id, i.result || null, { verdict: i.verdict, findings: i.findings, stories: i.stories, criteria: i.criteria }),
   text: (v) => `completed task ${v.task.id}${v.nowReady.length ? `; now ready: ${v.nowReady.join(', ')}` : ''}`,
 });
 

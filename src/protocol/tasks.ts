@@ -1,8 +1,12 @@
 /**
  * Pure rules of the task board: readiness, dependency cycles, claims, compare-and-set updates and
- * completion. The store applies these to files under a lock; nothing here touches the disk, so every
- * rule is unit-tested on plain values.
+ * the checks (existence, ownership, blockers) around every transition of the state machine
+ * (protocol/task-machine.ts). The store applies these to files under a lock; nothing here touches the
+ * disk, so every rule is unit-tested on plain values.
  */
+import {
+  checkTransition, claimedBy, completedBy, DEFAULT_MAX_FAILURES, deleted, edited, failed, reassignedTo, releasedAs, reopened, type TaskEdit, type Transition,
+} from './task-machine.js';
 import { accept, refuse, type Outcome, type ProcessRef, type Task, type TaskStatus } from './types.js';
 
 /** A read-only view of the board: id -> task. */
@@ -38,18 +42,17 @@ export function wouldCycle(index: TaskIndex, task: string, blocker: string): boo
 /** Check whether `by` may claim `task` now. */
 export function checkClaim(task: Task | undefined, index: TaskIndex, id: string): Outcome<Task> {
   if (!task) return refuse('not_found', `task ${id} does not exist`);
-  if (task.status === 'completed') return refuse('already_completed', `task ${id} is already completed`);
-  if (task.owner !== null || task.status === 'in_progress') {
-    return refuse('already_claimed', `task ${id} is already claimed by ${task.owner ?? 'someone'}`);
-  }
+  const legal = checkTransition(task, id, 'claim');
+  if (!legal.ok) return legal;
+  if (task.owner !== null) return refuse('already_claimed', `task ${id} is already claimed by ${task.owner}`);
   const open = openBlockers(task, index);
   if (open.length > 0) return refuse('blocked', `task ${id} is blocked by ${open.join(', ')}`);
   return accept(task);
 }
 
-/** The claimed version of a task. */
+/** The claimed version of a task: in_progress, owned by `by`, a new attempt started. */
 export function claimed(task: Task, by: string, now: string, holder: ProcessRef | null = null): Task {
-  return { ...task, status: 'in_progress', owner: by, holder, claimedAt: now, updatedAt: now, revision: task.revision + 1 };
+  return claimedBy(task, by, now, holder);
 }
 
 /** Fields a caller may change with a compare-and-set update. */
@@ -60,9 +63,26 @@ export interface TaskPatch {
   result?: string | null;
 }
 
+/** The transition a compare-and-set status change stands for (claim, release, complete), if any. */
+function updateTransition(from: TaskStatus, to: TaskStatus): Transition | null {
+  if (from === 'pending' && to === 'in_progress') return 'claim';
+  if (from === 'in_progress' && to === 'pending') return 'release';
+  if (from === 'in_progress' && to === 'completed') return 'complete';
+  return null;
+}
+
+/** Where a status change an update cannot make is made instead. */
+const UPDATE_INSTEAD: Partial<Record<TaskStatus, string>> = {
+  pending: 'use reopen for a completed or blocked task',
+  completed: 'claim it first, then complete it',
+  blocked: 'use fail',
+  deleted: 'use delete',
+};
+
 /**
  * Apply a compare-and-set update made by `by` who read `revision`. A stale revision is a conflict and
- * never overwrites the newer task.
+ * never overwrites the newer task. A status change must be one of the machine's transitions (claim,
+ * release, complete); without one, the update is an edit.
  */
 export function applyUpdate(
   task: Task | undefined,
@@ -77,55 +97,103 @@ export function applyUpdate(
   if (task.revision !== revision) {
     return refuse('conflict', `task ${id} is at revision ${task.revision}, not ${revision}; re-read it and try again`);
   }
-  if (task.status === 'completed' && patch.status !== undefined && patch.status !== 'completed') {
-    return refuse('already_completed', `task ${id} is completed and cannot be reopened`);
+  const to = patch.status !== undefined && patch.status !== task.status ? patch.status : null;
+  if (task.status === 'completed' && to !== null) {
+    return refuse('already_completed', `task ${id} is completed; reopen it first (a lead tool and \`teamux task reopen\`)`);
   }
   if (task.owner !== null && task.owner !== by) {
     return refuse('not_owner', `task ${id} is owned by ${task.owner}, not ${by}`);
   }
-  const next: Task = { ...task, updatedAt: now, revision: task.revision + 1 };
+  if (to === null) {
+    const legal = checkTransition(task, id, 'edit');
+    return legal.ok ? accept(edited(task, patch, now)) : legal;
+  }
+  const t = updateTransition(task.status, to);
+  if (t === null) {
+    return refuse('illegal_transition', `cannot move task ${id} from ${task.status} to ${to} with an update (${UPDATE_INSTEAD[to] ?? `${to} is reached by another transition`})`);
+  }
+  let next: Task;
+  if (t === 'claim') {
+    const check = checkClaim(task, index, id);
+    if (!check.ok) return check;
+    // A claim made by an update names no holding process: liveness falls back to the owner's.
+    next = claimedBy(task, by, now, null);
+  } else if (t === 'release') {
+    next = releasedAs(task, 'released', 'released by an update', now);
+  } else {
+    const open = openBlockers(task, index);
+    if (open.length > 0) return refuse('blocked', `task ${id} is blocked by ${open.join(', ')}`);
+    next = completedBy(task, by, patch.result !== undefined ? patch.result : task.result, now);
+  }
   if (patch.subject !== undefined) next.subject = patch.subject;
   if (patch.description !== undefined) next.description = patch.description;
   if (patch.result !== undefined) next.result = patch.result;
-  if (patch.status !== undefined && patch.status !== task.status) {
-    // A status change by update names no holding process: liveness falls back to the owner's.
-    next.holder = null;
-    if (patch.status === 'in_progress') {
-      const check = checkClaim(task, index, id);
-      if (!check.ok) return check;
-      next.owner = by;
-      next.claimedAt = now;
-    } else if (patch.status === 'pending') {
-      next.owner = null;
-      next.claimedAt = null;
-    } else {
-      const open = openBlockers(task, index);
-      if (open.length > 0) return refuse('blocked', `task ${id} is blocked by ${open.join(', ')}`);
-      next.owner = task.owner ?? by;
-      next.completedAt = now;
-    }
-    next.status = patch.status;
-  }
   return accept(next);
 }
 
 /** Complete a task owned by `by`. */
 export function completed(task: Task | undefined, id: string, by: string, result: string | null, index: TaskIndex, now: string): Outcome<Task> {
   if (!task) return refuse('not_found', `task ${id} does not exist`);
-  if (task.status === 'completed') return refuse('already_completed', `task ${id} is already completed`);
-  if (task.owner !== by) {
-    return refuse('not_owner', task.owner ? `task ${id} is owned by ${task.owner}, not ${by}` : `task ${id} is not claimed; claim it first`);
-  }
+  const legal = checkTransition(task, id, 'complete');
+  if (!legal.ok) return legal;
+  if (task.owner !== by) return refuse('not_owner', `task ${id} is owned by ${task.owner ?? 'nobody'}, not ${by}`);
   return applyUpdate(task, id, by, task.revision, { status: 'completed', result }, index, now);
 }
 
-/** Release a claimed task back to pending. */
-export function released(task: Task | undefined, id: string, by: string | null, now: string): Outcome<Task> {
+/**
+ * Release a claimed task back to pending: by its owner (the attempt ends `released`), or with `by`
+ * null by cold recovery, when the owner is gone (the attempt ends `abandoned`).
+ */
+export function released(task: Task | undefined, id: string, by: string | null, now: string, why: string | null = null): Outcome<Task> {
   if (!task) return refuse('not_found', `task ${id} does not exist`);
-  if (task.status === 'completed') return refuse('already_completed', `task ${id} is already completed`);
-  if (task.owner === null) return refuse('not_owner', `task ${id} is not claimed`);
-  if (by !== null && task.owner !== by) return refuse('not_owner', `task ${id} is owned by ${task.owner}, not ${by}`);
-  return accept({ ...task, status: 'pending', owner: null, holder: null, claimedAt: null, updatedAt: now, revision: task.revision + 1 });
+  const legal = checkTransition(task, id, 'release');
+  if (!legal.ok) return legal;
+  if (by !== null && task.owner !== by) return refuse('not_owner', `task ${id} is owned by ${task.owner ?? 'nobody'}, not ${by}`);
+  return accept(releasedAs(task, by === null ? 'abandoned' : 'released', why, now));
+}
+
+/**
+ * The owner (or, with `by` null, the team's own routing) gives up on an attempt: the task goes back to
+ * pending, or to blocked once `maxFailures` attempts have failed since it was last reopened.
+ */
+export function failedBy(task: Task | undefined, id: string, by: string | null, why: string, now: string, maxFailures = DEFAULT_MAX_FAILURES): Outcome<Task> {
+  if (!task) return refuse('not_found', `task ${id} does not exist`);
+  const legal = checkTransition(task, id, 'fail');
+  if (!legal.ok) return legal;
+  if (by !== null && task.owner !== by) return refuse('not_owner', `task ${id} is owned by ${task.owner ?? 'nobody'}, not ${by}`);
+  if (!why.trim()) return refuse('invalid_input', `say why the attempt at task ${id} failed`);
+  return accept(failed(task, why, now, maxFailures));
+}
+
+/** Reopen a completed or blocked task: pending again, unowned; its attempts keep the history. */
+export function reopenedTask(task: Task | undefined, id: string, now: string): Outcome<Task> {
+  if (!task) return refuse('not_found', `task ${id} does not exist`);
+  const legal = checkTransition(task, id, 'reopen');
+  return legal.ok ? accept(reopened(task, now)) : legal;
+}
+
+/** Hand an in_progress task to `to` in one step (the task is never ownerless in between). */
+export function reassignedTask(task: Task | undefined, id: string, to: string, holder: ProcessRef | null, now: string, why: string | null = null): Outcome<Task> {
+  if (!task) return refuse('not_found', `task ${id} does not exist`);
+  const legal = checkTransition(task, id, 'reassign');
+  if (!legal.ok) return legal;
+  if (task.owner === to) return refuse('invalid_input', `task ${id} is already owned by ${to}`);
+  return accept(reassignedTo(task, to, holder, now, why));
+}
+
+/** An edit (subject, description) by the lead, compare-and-set on `revision`, whoever owns the task. */
+export function editedTask(task: Task | undefined, id: string, revision: number, edit: TaskEdit, now: string): Outcome<Task> {
+  if (!task) return refuse('not_found', `task ${id} does not exist`);
+  if (task.revision !== revision) return refuse('conflict', `task ${id} is at revision ${task.revision}, not ${revision}; re-read it and try again`);
+  const legal = checkTransition(task, id, 'edit');
+  return legal.ok ? accept(edited(task, edit, now)) : legal;
+}
+
+/** Delete a pending or blocked task: a tombstone stays, its dependency edges go. */
+export function deletedTask(task: Task | undefined, id: string, now: string): Outcome<Task> {
+  if (!task) return refuse('not_found', `task ${id} does not exist`);
+  const legal = checkTransition(task, id, 'delete');
+  return legal.ok ? accept(deleted(task, now)) : legal;
 }
 
 /** Ids of tasks that became ready because `done` completed. */

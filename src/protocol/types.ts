@@ -4,11 +4,14 @@
  * messages shown when a file edited by hand does not parse. See docs/protocol.md.
  */
 import { z } from 'zod';
+import { TaskPipeline } from './pipeline-fields.js';
 import { ResponseSignature } from './trust.js';
 
 export const PROTOCOL_VERSION = 1;
 /** Requests are version 2: they belong to a run and a plan decision carries a signature (version 1 files are still read). */
 export const REQUEST_VERSION = 2;
+/** Tasks are version 2: attempts, and the statuses blocked and deleted (version 1 files are still read). */
+export const TASK_VERSION = 2;
 
 /** Member and team names: safe as file names, never able to reach outside the team folder. */
 export const NAME_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
@@ -61,13 +64,29 @@ export type TeamConfig = z.infer<typeof TeamConfig>;
 export const ProcessRef = z.object({ pid: z.number().int().positive(), start: z.number().nullable() });
 export type ProcessRef = z.infer<typeof ProcessRef>;
 
-export const TaskStatus = z.enum(['pending', 'in_progress', 'completed']);
+/** A task's state; the legal moves between them are the transitions of protocol/task-machine.ts. */
+export const TaskStatus = z.enum(['pending', 'in_progress', 'completed', 'blocked', 'deleted']);
 export type TaskStatus = z.infer<typeof TaskStatus>;
+
+/** How an attempt ended: done, handed back, given up on, its owner gone, or handed to another member. */
+export const AttemptOutcome = z.enum(['completed', 'released', 'failed', 'abandoned', 'reassigned']);
+export type AttemptOutcome = z.infer<typeof AttemptOutcome>;
+
+/** One claim of a task, from the claim to the transition that ended it (open while endedAt is null). */
+export const Attempt = z.object({
+  owner: Name,
+  startedAt: z.string(),
+  endedAt: z.string().nullable().default(null),
+  outcome: AttemptOutcome.nullable().default(null),
+  /** The result of a completed attempt, or why it ended otherwise. */
+  note: z.string().nullable().default(null),
+});
+export type Attempt = z.infer<typeof Attempt>;
 
 export const TaskId = z.string().regex(/^[1-9][0-9]{0,8}$/, { message: 'expected a task id: a positive whole number' });
 
 export const Task = z.object({
-  version: z.literal(PROTOCOL_VERSION),
+  version: z.union([z.literal(1), z.literal(TASK_VERSION)]),
   id: TaskId,
   subject: z.string().min(1),
   description: z.string().default(''),
@@ -83,6 +102,14 @@ export const Task = z.object({
   result: z.string().nullable().default(null),
   /** The process holding the claim (pid and /proc start time): when it is gone, the claim is stale. */
   holder: ProcessRef.nullable().default(null),
+  /** Its place in a staged pipeline (stage, story, key, verdict); absent for tasks outside one. */
+  pipeline: TaskPipeline.optional(),
+  /** Every claim so far, oldest first; the last is open while the task is in_progress. */
+  attempts: z.array(Attempt).default([]),
+  /** Why the task is blocked (status blocked). */
+  blockedReason: z.string().nullable().default(null),
+  /** When it was last reopened: failed attempts before it no longer count towards blocking it. */
+  reopenedAt: z.string().nullable().default(null),
 });
 export type Task = z.infer<typeof Task>;
 
@@ -156,6 +183,10 @@ export const EVENT_TYPES = [
   'task_updated',
   'task_completed',
   'task_released',
+  'task_failed',
+  'task_reopened',
+  'task_reassigned',
+  'task_deleted',
   'message_sent',
   'request_opened',
   'request_resolved',
@@ -165,6 +196,11 @@ export const EVENT_TYPES = [
   'member_idle',
   'member_stopping',
   'member_exited',
+  'pipeline_dispatch',
+  'pipeline_return',
+  'pipeline_stage',
+  'pipeline_warning',
+  'pipeline_blocked',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -193,6 +229,18 @@ export type RefusalReason =
   | 'untrusted_screen'
   | 'no_ready_task'
   | 'timeout'
+  /** Pipeline claims: the task's stage has not been reached (or the pipeline ended). */
+  | 'stage_order'
+  /** Pipeline claims: the member has no role for that stage. */
+  | 'wrong_role'
+  /** Pipeline claims: a member may not verify work it authored. */
+  | 'self_verification'
+  /** Pipeline claims: max_parallel stories are in progress already. */
+  | 'parallel_cap'
+  /** A plan with more stories than story_cap allows. */
+  | 'story_cap'
+  /** The task's status has no such transition (claim a completed task, reopen a pending one…). */
+  | 'illegal_transition'
   /** The call was malformed or makes no sense (a message to oneself); the CLI exits 1 for it. */
   | 'invalid_input';
 

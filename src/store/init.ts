@@ -6,6 +6,7 @@
  * Temp files left by writers that died between writing and renaming them are swept.
  */
 import * as path from 'node:path';
+import type { PipelineSettings } from '../protocol/pipeline.js';
 import type { Member } from '../protocol/types.js';
 import { ensureDir, readText, sweepTempFiles, writeJson } from './fsx.js';
 import { withLock } from './lock.js';
@@ -42,6 +43,8 @@ export interface TeamSpec {
   seedTasks: SeedTaskSpec[];
   /** Ready MCP client configs to write, by member name (members with `mcp: true`). */
   mcpConfigs?: Record<string, unknown>;
+  /** The staged pipeline's settings, when the layout has a `pipeline:` section. */
+  pipeline?: Omit<PipelineSettings, 'version'> | null;
 }
 
 /** Create or refresh the folder; returns the store and whether seed tasks were created. */
@@ -58,7 +61,10 @@ export async function initTeam(dir: string, spec: TeamSpec): Promise<{ store: Te
     await ensureDir(store.paths.mcpConfigs);
     await writeJson(store.paths.mcpConfig(member), config);
   }
-  return { store, created, seeded: await seed(store, spec) };
+  const seeded = await seed(store, spec);
+  // The pipeline's settings follow the layout; its state and plan task are made once.
+  if (spec.pipeline) await store.pipeline.init(spec.pipeline);
+  return { store, created, seeded };
 }
 
 /** Write team.json from the spec, keeping the live state of members still declared; true if new. */

@@ -28,6 +28,7 @@ export class TeamPaths {
   get tmuxSocket(): string { return path.join(this.dir, 'tmux.sock'); }
   /** The folder holding the `tmux` stand-in, first on a `native_teams` lead's PATH. */
   get tmuxShimBin(): string { return path.join(this.claude, 'bin'); }
+  get usage(): string { return path.join(this.dir, 'usage'); }
 
   task(id: string): string { return path.join(this.tasks, `${id}.json`); }
   inbox(member: string): string { return path.join(this.inboxes, `${safeName(member)}.jsonl`); }
@@ -43,6 +44,8 @@ export class TeamPaths {
   claudeActivity(member: string): string { return path.join(this.claude, `${safeName(member)}.activity.json`); }
   enrolment(id: string): string { return path.join(this.trust, `enrol-${safeName(id)}.json`); }
   enrolmentAnswer(id: string): string { return path.join(this.trust, `answer-${safeName(id)}.json`); }
+  /** Model calls of a teamux agent member, one usage record per line (budgets, `teamux report`). */
+  usageLog(member: string): string { return path.join(this.usage, `${safeName(member)}.jsonl`); }
   /** The ready MCP client config of a member with `mcp: true`. */
   mcpConfig(member: string): string { return path.join(this.mcpConfigs, `${safeName(member)}.json`); }
 }

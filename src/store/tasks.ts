@@ -4,11 +4,14 @@
  * under that task's lock; creating tasks and adding dependencies also hold the board lock. Readiness
  * and the DAG rules come from protocol/tasks; this file only reads, locks and writes.
  */
+import { DEFAULT_MAX_FAILURES, type TaskEdit } from '../protocol/task-machine.js';
 import {
-  applyUpdate, byId, checkClaim, claimed, completed, isReady, newlyReady, released, wouldCycle,
-  type TaskIndex, type TaskPatch,
+  applyUpdate, byId, checkClaim, claimed, completed, deletedTask, editedTask, failedBy, isReady, newlyReady, reassignedTask, released, reopenedTask,
+  wouldCycle, type TaskIndex, type TaskPatch,
 } from '../protocol/tasks.js';
-import { accept, refuse, Task, type Outcome, type ProcessRef } from '../protocol/types.js';
+import { checkPipelineTransition, checkPipelineUpdate } from '../protocol/pipeline.js';
+import type { TaskPipeline } from '../protocol/pipeline-fields.js';
+import { accept, refuse, Task, TASK_VERSION, type EventType, type Outcome, type ProcessRef } from '../protocol/types.js';
 import type { EventLog } from './events.js';
 import { atomicWrite, ensureDir, exists, listFolder, parseJson, readText, readTextSync, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
 import { tryWithLock, withLock } from './lock.js';
@@ -32,10 +35,17 @@ export interface NewTask {
   subject: string;
   description?: string;
   blockedBy?: string[];
+  /** Its place in a staged pipeline (src/store/pipeline.ts creates these). */
+  pipeline?: TaskPipeline;
 }
+
+/** A further check on a claim, run under the task's lock after the board's own (the pipeline's rules). */
+export type ClaimGuard = (task: Task) => Promise<Outcome<void>>;
 
 /** Tasks of one team folder. */
 export class TaskBoard {
+  /** Told when a task became blocked by its failed attempts (the pipeline blocks the story's dependents). */
+  onBlocked: ((task: Task) => Promise<void>) | null = null;
   /** Ready ids from this process's last scan, lowest first: a hint for claim-next, verified under the lock. */
   private readyHint: string[] = [];
   /** The derived index of task states (store/task-index.ts): claim-next and lists read it, not every file. */
@@ -121,8 +131,10 @@ export class TaskBoard {
       const id = String((await this.highWater()) + 1);
       const now = new Date().toISOString();
       const task: Task = {
-        version: 1, id, subject: input.subject, description: input.description ?? '', status: 'pending', owner: null,
+        version: TASK_VERSION, id, subject: input.subject, description: input.description ?? '', status: 'pending', owner: null,
         blocks: [], blockedBy, revision: 1, createdAt: now, updatedAt: now, claimedAt: null, completedAt: null, result: null, holder: null,
+        ...(input.pipeline ? { pipeline: input.pipeline } : {}),
+        attempts: [], blockedReason: null, reopenedAt: null,
       };
       await atomicWrite(this.paths.highWater, id + '\n');
       await writeJson(this.paths.task(id), task);
@@ -163,8 +175,8 @@ export class TaskBoard {
    * again. Only when no hinted candidate is left is the board scanned again, and "no ready task"
    * always rests on a fresh scan.
    */
-  async claim(by: string, id?: string, holder: ProcessRef | null = null): Promise<Outcome<Task>> {
-    if (id !== undefined) return this.noted([id], this.taskLocked([id], () => this.claimLocked(by, id, holder)));
+  async claim(by: string, id?: string, holder: ProcessRef | null = null, guard?: ClaimGuard): Promise<Outcome<Task>> {
+    if (id !== undefined) return this.noted([id], this.taskLocked([id], () => this.claimLocked(by, id, holder, guard)));
     for (let fresh = this.readyHint.length === 0; ; fresh = true) {
       if (fresh) {
         let ready = this.index.ready(await this.index.current());
@@ -178,7 +190,7 @@ export class TaskBoard {
         const candidate = this.readyHint.shift()!;
         if (!this.looksClaimable(candidate)) continue;
         // A task whose lock is busy is being claimed by someone else right now: move on.
-        const r = await tryWithLock(this.paths.task(candidate), () => this.claimLocked(by, candidate, holder));
+        const r = await tryWithLock(this.paths.task(candidate), () => this.claimLocked(by, candidate, holder, guard));
         if (r?.ok) {
           await this.index.note([candidate]);
           return r;
@@ -208,16 +220,18 @@ export class TaskBoard {
     }
   }
 
-  private async claimLocked(by: string, id: string, holder: ProcessRef | null): Promise<Outcome<Task>> {
+  private async claimLocked(by: string, id: string, holder: ProcessRef | null, guard?: ClaimGuard): Promise<Outcome<Task>> {
     const { task, problem } = await this.readTask(id);
     if (problem) return notFound(id, problem);
     const index = await this.readMany(task?.blockedBy ?? []);
     const check = checkClaim(task, index, id);
     if (!check.ok) return check;
+    const guarded = guard ? await guard(check.value) : undefined;
+    if (guarded && !guarded.ok) return guarded;
     const now = new Date().toISOString();
     const next = claimed(check.value, by, now, holder);
     await writeJson(this.paths.task(id), next);
-    await this.events.record('task_claimed', { task: id, by });
+    await this.events.record('task_claimed', { task: id, by, attempt: next.attempts.length });
     return accept(next);
   }
 
@@ -227,6 +241,8 @@ export class TaskBoard {
       const { task, problem } = await this.readTask(id);
     if (problem) return notFound(id, problem);
       const index = await this.readMany(task?.blockedBy ?? []);
+      const piped = checkPipelineUpdate(task, patch);
+      if (!piped.ok) return piped;
       const next = applyUpdate(task, id, by, revision, patch, index, new Date().toISOString());
       if (!next.ok) return next;
       await writeJson(this.paths.task(id), next.value);
@@ -237,12 +253,14 @@ export class TaskBoard {
   }
 
   /** Complete a task owned by `by`; returns it and the ids of dependents that became ready. */
-  async complete(id: string, by: string, result: string | null): Promise<Outcome<{ task: Task; nowReady: string[] }>> {
+  async complete(id: string, by: string, result: string | null, shape?: (done: Task) => Outcome<Task>): Promise<Outcome<{ task: Task; nowReady: string[] }>> {
     return this.noted([id], this.taskLocked([id], async () => {
       const { task, problem } = await this.readTask(id);
     if (problem) return notFound(id, problem);
       const index = await this.readMany([...(task?.blockedBy ?? []), ...(task?.blocks ?? [])]);
-      const next = completed(task, id, by, result, index, new Date().toISOString());
+      const plain = completed(task, id, by, result, index, new Date().toISOString());
+      // A pipeline task's completion carries its verdict or output, checked before anything is written.
+      const next = plain.ok && shape ? shape(plain.value) : plain;
       if (!next.ok) return next;
       await writeJson(this.paths.task(id), next.value);
       index.set(id, next.value);
@@ -254,15 +272,88 @@ export class TaskBoard {
     }));
   }
 
-  /** Release a claimed task back to pending (by its owner, or by anyone when `by` is null). */
+  /**
+   * Release a claimed task back to pending: by its owner (the attempt ends `released`), or with `by`
+   * null as cold recovery of a dead owner's claim (the attempt ends `abandoned`).
+   */
   async release(id: string, by: string | null, why: string): Promise<Outcome<Task>> {
+    return this.transition(id, (task, now) => released(task, id, by, now, why), (next, before) => ({
+      type: 'task_released', fields: { task: id, from: before.owner, by, why, outcome: next.attempts.at(-1)?.outcome },
+    }));
+  }
+
+  /** The owner (or, with `by` null, the team's routing) gives up an attempt: pending again, or blocked after `maxFailures`. */
+  async fail(id: string, by: string | null, why: string, maxFailures = DEFAULT_MAX_FAILURES): Promise<Outcome<Task>> {
+    const r = await this.transition(id, (task, now) => failedBy(task, id, by, why, now, maxFailures), (next, before) => ({
+      type: 'task_failed', fields: { task: id, from: before.owner, by, why, status: next.status, failures: next.attempts.filter((a) => a.outcome === 'failed').length },
+    }));
+    // A pipeline story whose task is now blocked blocks its dependents (after this task's lock is let go).
+    if (r.ok && r.value.status === 'blocked' && this.onBlocked) await this.onBlocked(r.value);
+    return r;
+  }
+
+  /** Reopen a completed or blocked task. */
+  async reopen(id: string, by: string | null, why: string | null): Promise<Outcome<Task>> {
+    return this.transition(id, (task, now) => { const p = checkPipelineTransition(task, 'reopen'); return p.ok ? reopenedTask(task, id, now) : p; }, (_next, before) => ({ type: 'task_reopened', fields: { task: id, by, from: before.status, why } }));
+  }
+
+  /** Hand an in_progress task to `to`, held by `holder`, in one write under its lock. */
+  async reassign(id: string, to: string, by: string | null, holder: ProcessRef | null, why: string | null): Promise<Outcome<Task>> {
+    return this.transition(id, (task, now) => reassignedTask(task, id, to, holder, now, why), (next, before) => ({
+      type: 'task_reassigned', fields: { task: id, from: before.owner, to, by, why, attempt: next.attempts.length },
+    }));
+  }
+
+  /** Edit subject/description of a task, compare-and-set on `revision`, whoever owns it (the lead's edit). */
+  async edit(id: string, by: string | null, revision: number, edit: TaskEdit): Promise<Outcome<Task>> {
+    return this.transition(id, (task, now) => editedTask(task, id, revision, edit, now), (next) => ({ type: 'task_updated', fields: { task: id, by, status: next.status, revision: next.revision } }));
+  }
+
+  /**
+   * Delete a pending or blocked task: its file becomes a tombstone (status deleted) and its edges go,
+   * so the tasks it blocked stop waiting for it. Holds the board lock (the graph changes), then the
+   * locks of the task and its neighbours in id order. Returns the tombstone and the tasks now ready.
+   */
+  async remove(id: string, by: string | null): Promise<Outcome<{ task: Task; nowReady: string[] }>> {
+    return this.noted((r: Outcome<{ task: Task; nowReady: string[] }>) => (r.ok ? [id, ...r.value.nowReady] : []), this.boardLocked(async () => {
+      // Edges only change under the board lock, so the neighbours read here are the ones to lock.
+      const first = await this.readTask(id);
+      if (!first.task) return notFound(id, first.problem);
+      const neighbours = [...first.task.blocks, ...first.task.blockedBy];
+      return this.taskLocked([id, ...neighbours], async () => {
+        const { task, problem } = await this.readTask(id);
+        if (problem) return notFound(id, problem);
+        const now = new Date().toISOString();
+        const piped = checkPipelineTransition(task, 'delete');
+        if (!piped.ok) return piped;
+        const next = deletedTask(task, id, now);
+        if (!next.ok) return next;
+        const others = await this.readMany(neighbours);
+        await writeJson(this.paths.task(id), next.value);
+        for (const o of others.values()) {
+          const edge = { blocks: o.blocks.filter((x) => x !== id), blockedBy: o.blockedBy.filter((x) => x !== id) };
+          await writeJson(this.paths.task(o.id), { ...o, ...edge, revision: o.revision + 1, updatedAt: now });
+        }
+        const dependents = await this.readMany(task!.blocks);
+        const index = await this.readMany([...dependents.values()].flatMap((d) => d.blockedBy));
+        for (const [k, v] of dependents) index.set(k, v);
+        const nowReady = [...dependents.values()].filter((d) => isReady(d, index)).map((d) => d.id);
+        await this.events.record('task_deleted', { task: id, by, from: task!.status, nowReady });
+        return accept({ task: next.value, nowReady });
+      });
+    }));
+  }
+
+  /** One transition of one task under its lock: read, decide (pure), write, record the event. */
+  private transition(id: string, decide: (task: Task | undefined, now: string) => Outcome<Task>, event: (next: Task, before: Task) => { type: EventType; fields: Record<string, unknown> }): Promise<Outcome<Task>> {
     return this.noted([id], this.taskLocked([id], async () => {
       const { task, problem } = await this.readTask(id);
-    if (problem) return notFound(id, problem);
-      const next = released(task, id, by, new Date().toISOString());
+      if (problem) return notFound(id, problem);
+      const next = decide(task, new Date().toISOString());
       if (!next.ok) return next;
       await writeJson(this.paths.task(id), next.value);
-      await this.events.record('task_released', { task: id, from: task!.owner, by, why });
+      const e = event(next.value, task!);
+      await this.events.record(e.type, e.fields);
       return next;
     }));
   }

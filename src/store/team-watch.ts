@@ -8,6 +8,7 @@
  */
 import chokidar, { type FSWatcher } from 'chokidar';
 import * as path from 'node:path';
+import type { PipelineSummary } from '../protocol/pipeline.js';
 import type { ProtocolRequest, Task, TeamEvent } from '../protocol/types.js';
 import { BoardModel, type BoardView, type WithReady } from './board-model.js';
 import { readClaudeActivity, type ClaudeActivity } from './claude.js';
@@ -34,6 +35,8 @@ export interface TeamState {
   problems: FileProblem[];
   /** Claude Code members' activity (state, tokens, cost), by member name. */
   claude: Record<string, ClaudeActivity>;
+  /** The staged pipeline's line data (stage, wave, fix round, verifier); null: not a pipeline. */
+  pipeline?: PipelineSummary | null;
   /** Bumped on every reload, so renderers can tell what is new. */
   generation: number;
 }
@@ -49,6 +52,7 @@ export class TeamWatch {
   private traffic: TeamEvent[] = [];
   private roster: MemberView[] = [];
   private claude: Record<string, ClaudeActivity> = {};
+  private pipeline: PipelineSummary | null = null;
   private readonly events: EventTail;
   private generation = 0;
   private team = '';
@@ -57,6 +61,7 @@ export class TeamWatch {
   private readonly dirtyRequests = new Set<string>();
   private readonly dirtyClaude = new Set<string>();
   private dirtyRoster = true;
+  private dirtyPipeline = true;
   private dirtyEvents = true;
   private fullReload = true;
   private timer: NodeJS.Timeout | null = null;
@@ -74,7 +79,7 @@ export class TeamWatch {
   async start(): Promise<void> {
     await this.reload();
     const p = this.store.paths;
-    this.watcher = chokidar.watch([p.tasks, p.requests, p.config, p.events, p.segments, p.claude], {
+    this.watcher = chokidar.watch([p.tasks, p.requests, p.config, p.events, p.segments, p.claude, this.store.pipeline.dir], {
       ignoreInitial: true,
       ignored: (f: string) => /\.tmp$|\.lock(\/|$)/.test(f) || path.basename(f).startsWith('.'),
       atomic: false,
@@ -96,7 +101,7 @@ export class TeamWatch {
     const board = this.board;
     const s = {
       team: this.team, roster: this.roster, board, traffic: this.traffic, requests: this.requestList,
-      problems: this.problemList, claude: { ...this.claude }, generation: this.generation,
+      problems: this.problemList, claude: { ...this.claude }, pipeline: this.pipeline, generation: this.generation,
     };
     // The whole board as an array is for callers that want it; the sidebar renders from `board`.
     Object.defineProperty(s, 'tasks', { enumerable: true, get: () => board.all() });
@@ -128,6 +133,7 @@ export class TeamWatch {
     else if (file === p.config) this.dirtyRoster = true;
     else if (file === p.events || (dir === p.segments && isEventSegment(name))) this.dirtyEvents = true;
     else if (dir === p.claude && name.endsWith('.activity.json')) this.dirtyClaude.add(name.slice(0, -'.activity.json'.length));
+    else if (dir === this.store.pipeline.dir) this.dirtyPipeline = true;
     // Claude Code's own files under claude/<member>/ are none of the sidebar's business.
     else return;
     this.schedule();
@@ -156,6 +162,7 @@ export class TeamWatch {
   }
 
   private async reload(): Promise<void> {
+    const tasksChanged = this.fullReload || this.dirtyTasks.size > 0;
     if (this.fullReload) await this.readAll();
     await this.readTasks(takeAll(this.dirtyTasks));
     let requestsChanged = false;
@@ -184,6 +191,11 @@ export class TeamWatch {
       this.dirtyEvents = false;
       await this.readNewEvents();
     }
+    // The pipeline line: its state changes with the board (the verifier is a task's owner).
+    if (this.dirtyPipeline || tasksChanged) {
+      this.dirtyPipeline = false;
+      this.pipeline = await this.store.pipeline.summary(this.store.pipeline.active() ? this.board.all() : []).catch(() => null);
+    }
     this.generation++;
   }
 
@@ -191,7 +203,7 @@ export class TeamWatch {
   private async readAll(): Promise<void> {
     this.fullReload = false;
     const snap = await this.store.tasks.snapshot();
-    this.board.reset(snap.tasks);
+    this.board.reset(snap.tasks.filter((t) => t.status !== 'deleted'));
     this.taskProblems.clear();
     for (const pr of snap.problems) this.taskProblems.set(pr.path, pr);
     this.problemList = [...this.taskProblems.values()];
@@ -210,7 +222,8 @@ export class TeamWatch {
     for (const id of ids) {
       const r = await this.store.tasks.readTask(id);
       const file = this.store.paths.task(id);
-      if (r.task) this.board.set(r.task);
+      // A deleted task is a tombstone kept for the record, not part of the board.
+      if (r.task && r.task.status !== 'deleted') this.board.set(r.task);
       else this.board.delete(id);
       const had = this.taskProblems.has(file);
       if (r.problem) this.taskProblems.set(file, r.problem);

@@ -8,6 +8,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { answerIsMessaged, checkOpen, permissionSummary, requestMessageType, responseMessageType, type ResponseInput } from '../protocol/requests.js';
+import type { CompletionFields } from '../protocol/pipeline.js';
 import { OPERATOR, permissionClaimOf, planDigest, type DecisionSigner, type ResponseSignature } from '../protocol/trust.js';
 import {
   accept, refuse, TeamConfig, type Member, type MemberStatus, type Message, type Outcome, type ProtocolRequest,
@@ -23,6 +24,7 @@ import { Log } from './log.js';
 import { TeamPaths } from './paths.js';
 import { redact } from './redact.js';
 import { RequestBook } from './requests.js';
+import { PipelineStore } from './pipeline.js';
 import { TaskBoard } from './tasks.js';
 import { TrustFiles } from './trust.js';
 
@@ -56,6 +58,8 @@ export class TeamStore {
   readonly requests: RequestBook;
   readonly log: Log;
   readonly trust: TrustFiles;
+  /** The staged pipeline, when the layout has one (its rules run inside claim and complete). */
+  readonly pipeline: PipelineStore;
   /** Signs this process's plan decisions (the screen's root key, or an enrolled lead's key); null: it cannot sign. */
   decisionSigner: DecisionSigner | null = null;
   /** Members (name → pid) an earlier screen started: they trust that screen's key, not this one's (tmux attach). */
@@ -74,6 +78,8 @@ export class TeamStore {
     this.requests = new RequestBook(this.paths);
     this.log = new Log(this.paths.log, who);
     this.trust = new TrustFiles(this.paths);
+    this.pipeline = new PipelineStore(dir, this.tasks, this.events, this.log);
+    this.tasks.onBlocked = (task) => this.pipeline.storyBlocked(task);
   }
 
   /** This process is the teamux screen: from now on it may send and open requests as the operator. */
@@ -366,7 +372,9 @@ export class TeamStore {
     const m = await this.member(by);
     if (!m.ok) return m;
     const holder = this.shortLived ? cliClaimHolder(m.value) : processRef(process.pid);
-    const r = await this.tasks.claim(by, id, holder);
+    const r = this.pipeline.active()
+      ? await this.pipeline.claim(by, id, (guard) => this.tasks.claim(by, id, holder, guard))
+      : await this.tasks.claim(by, id, holder);
     if (r.ok) {
       // A member the host does not track by pid (one using the CLI) shows it is alive this way.
       if (m.value.pid === null) await this.heartbeat(by);
@@ -375,18 +383,35 @@ export class TeamStore {
     return r;
   }
 
+  /**
+   * Hand an in_progress task to member `to` in one write: the old attempt ends `reassigned` and `to`'s
+   * starts. The claim is held by `to`'s own process when team.json records one (else liveness
+   * falls back to `to`'s reported status, as for a claim made by an update).
+   */
+  async reassign(by: string | null, id: string, to: string, why: string | null): Promise<Outcome<Task>> {
+    const m = await this.member(to);
+    if (!m.ok) return m;
+    const holder = m.value.pid !== null ? { pid: m.value.pid, start: m.value.pidStart } : null;
+    const r = this.pipeline.active()
+      ? await this.pipeline.reassign(id, to, () => this.tasks.reassign(id, to, by, holder, why))
+      : await this.tasks.reassign(id, to, by, holder, why);
+    if (r.ok && m.value.status !== 'working' && m.value.status !== 'stopping' && m.value.status !== 'exited') await this.updateMember(to, { status: 'working' });
+    return r;
+  }
+
   /** Complete a task as a member; returns it and the dependents that became ready. */
-  async complete(by: string, id: string, result: string | null): Promise<Outcome<{ task: Task; nowReady: string[] }>> {
+  async complete(by: string, id: string, result: string | null, fields: CompletionFields = {}): Promise<Outcome<{ task: Task; nowReady: string[] }>> {
     const m = await this.member(by);
     if (!m.ok) return m;
-    const r = await this.tasks.complete(id, by, result);
+    const r = this.pipeline.active() ? await this.pipeline.complete(by, id, result, fields) : await this.tasks.complete(id, by, result);
     if (r.ok && m.value.pid === null) await this.heartbeat(by);
     return r;
   }
 
   /**
-   * Release in_progress tasks whose claim is stale: the process that holds it is gone (when the claim
-   * records one), or the owner has exited or is no longer a member. Returns what was released.
+   * Cold recovery: release in_progress tasks whose claim is stale — the process that holds it is gone
+   * (when the claim records one), or the owner has exited or is no longer a member. Each such
+   * attempt ends `abandoned` and the task is claimable again. Returns what was released.
    */
   async releaseStale(): Promise<{ released: Task[]; problems: FileProblem[] }> {
     const roster = await this.roster();
@@ -398,7 +423,7 @@ export class TeamStore {
       if (t.status !== 'in_progress' || t.owner === null) continue;
       const holderGone = t.holder !== null && !pidAlive(t.holder.pid, t.holder.start);
       if (!holderGone && !gone.has(t.owner) && known.has(t.owner)) continue;
-      const why = holderGone ? `the process that claimed it (pid ${t.holder!.pid}) is gone` : `owner ${t.owner} has exited`;
+      const why = holderGone ? `the process that claimed it (pid ${t.holder!.pid}) is gone` : known.has(t.owner) ? `owner ${t.owner} has exited` : `owner ${t.owner} is not a member`;
       const r = await this.tasks.release(t.id, null, why);
       if (r.ok) released.push(r.value);
     }

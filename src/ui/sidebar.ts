@@ -13,6 +13,8 @@ import { memberActivity, type Activity } from '../protocol/activity.js';
 import { activityStyle } from './chrome.js';
 import type { ClaudeTeamView } from '../store/claude-team-files.js';
 import { claudeTeamRows } from './claude-team-rows.js';
+import type { PipelineSummary } from '../protocol/pipeline.js';
+import { pipelineLineRow, verdictBadge } from './pipeline-line.js';
 import { C, fit, style, textWidth, type Row } from './text.js';
 
 export type SidebarSection = 'task_board' | 'mailbox' | 'requests';
@@ -34,6 +36,8 @@ export interface SidebarData {
   claude?: Readonly<Record<string, ClaudeActivity | undefined>>;
   /** A native lead's Claude Code team (its own team files), when there is one. */
   claudeTeam?: ClaudeTeamView;
+  /** The staged pipeline's line (stage, wave, fix round, verifier); absent or null: no pipeline. */
+  pipeline?: PipelineSummary | null;
 }
 
 /** What the sidebar needs besides the snapshot. */
@@ -111,7 +115,7 @@ function taskRows(s: SidebarData, width: number, budget: number): Row[] {
     const who = t.owner ? ` @${t.owner}` : '';
     const deps = st === 'waiting' ? ` ⟵${t.blockedBy.join(',')}` : '';
     const lead = `${GLYPH[st]}${t.id.padStart(3)} `;
-    const tail = `${who}${deps}`;
+    const tail = `${verdictBadge(t.pipeline?.verdict)}${who}${deps}`;
     const subject = fit(t.subject, Math.max(1, width - textWidth(lead) - textWidth(tail)));
     rows.push([{ text: lead, attr: STATUS_STYLE[st]! }, { text: subject, attr: st === 'completed' ? DIM : PLAIN }, { text: tail, attr: DIM }]);
   }
@@ -177,6 +181,7 @@ function rosterRows(s: SidebarData, o: SidebarOptions): Row[] {
 export function renderSidebar(s: SidebarData, o: SidebarOptions): Row[] {
   const rows: Row[] = [];
   rows.push([{ text: fit(`teamux · ${s.team}`, o.width), attr: style(C.cyan, C.default, { bold: true }) }]);
+  if (s.pipeline) rows.push(pipelineLineRow(s.pipeline, o.width));
   // The roster gets up to a third of the height; a longer team ends with "… N more".
   const roster = rosterRows(s, o);
   const rosterRoom = Math.max(1, Math.floor(o.height / 3));

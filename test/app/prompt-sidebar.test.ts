@@ -29,7 +29,7 @@ describe('prompt', () => {
 
 const NOW = '2026-01-01T10:20:30.000Z';
 function task(id: number, patch: Partial<Task & { ready: boolean }> = {}): Task & { ready: boolean } {
-  return { version: 1, id: String(id), subject: `task number ${id}`, description: '', status: 'pending', owner: null, blocks: [], blockedBy: [], revision: 1, createdAt: NOW, updatedAt: NOW, claimedAt: null, completedAt: null, result: null, holder: null, ready: true, ...patch };
+  return { version: 1, id: String(id), subject: `task number ${id}`, description: '', status: 'pending', owner: null, blocks: [], blockedBy: [], revision: 1, createdAt: NOW, updatedAt: NOW, claimedAt: null, completedAt: null, result: null, holder: null, attempts: [], blockedReason: null, reopenedAt: null, ready: true, ...patch };
 }
 const plan: ProtocolRequest = { version: 2, id: 'req-abcd-0001', type: 'plan_approval', run: 'run-1', from: 'alice', to: 'lead', status: 'pending', body: 'do the thing', createdAt: NOW, resolvedAt: null, response: null, expiredReason: null };
 

@@ -5,7 +5,7 @@ import type { Task } from '../../src/protocol/types.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 function task(id: string, patch: Partial<Task> = {}): Task {
-  return { version: 1, id, subject: `t${id}`, description: '', status: 'pending', owner: null, blocks: [], blockedBy: [], revision: 1, createdAt: NOW, updatedAt: NOW, claimedAt: null, completedAt: null, result: null, holder: null, ...patch };
+  return { version: 1, id, subject: `t${id}`, description: '', status: 'pending', owner: null, blocks: [], blockedBy: [], revision: 1, createdAt: NOW, updatedAt: NOW, claimedAt: null, completedAt: null, result: null, holder: null, attempts: [], blockedReason: null, reopenedAt: null, ...patch };
 }
 function index(...tasks: Task[]): Map<string, Task> {
   return new Map(tasks.map((t) => [t.id, t]));

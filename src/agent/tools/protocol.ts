@@ -8,11 +8,12 @@ import { assignTask, broadcast, sendMessage } from '../../ops/messages.js';
 import { approvePlan, rejectPlan, requestShutdown, submitPlan } from '../../ops/requests.js';
 import { spawnTeammate } from '../../ops/spawn.js';
 import { createTask, taskClaim, taskComplete, taskGet, taskList, taskUpdate } from '../../ops/tasks.js';
+import { deleteTask, editTask, reassignTask, reopenTask, taskFail } from '../../ops/tasks-machine.js';
 import { opTool, type AnyTool } from './types.js';
 
 /** Every member's task tools. */
-export const TASK_TOOLS: AnyTool[] = [taskList, taskGet, taskClaim, taskUpdate, taskComplete].map(opTool);
+export const TASK_TOOLS: AnyTool[] = [taskList, taskGet, taskClaim, taskUpdate, taskComplete, taskFail].map(opTool);
 /** Tools every member has for messages and plans. */
 export const MESSAGE_TOOLS: AnyTool[] = [sendMessage, submitPlan].map(opTool);
 /** The lead's coordination tools. */
-export const LEAD_TOOLS: AnyTool[] = [createTask, assignTask, broadcast, approvePlan, rejectPlan, requestShutdown, spawnTeammate].map(opTool);
+export const LEAD_TOOLS: AnyTool[] = [createTask, assignTask, broadcast, approvePlan, rejectPlan, requestShutdown, spawnTeammate, reopenTask, reassignTask, editTask, deleteTask].map(opTool);
