@@ -12,6 +12,7 @@ import { accept, refuse, Task, type Outcome, type ProcessRef } from '../protocol
 import type { EventLog } from './events.js';
 import { atomicWrite, ensureDir, exists, listFolder, parseJson, readText, readTextSync, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
 import { tryWithLock, withLock } from './lock.js';
+import type { TaskStore } from './backend.js';
 import type { TeamPaths } from './paths.js';
 
 /** Racing claimers start at one of the first SPREAD ready tasks (by pid), not all at the lowest. */
@@ -34,7 +35,7 @@ export interface NewTask {
 }
 
 /** Tasks of one team folder. */
-export class TaskBoard {
+export class TaskBoard implements TaskStore {
   /** Ready ids from this process's last scan, lowest first: a hint for claim-next, verified under the lock. */
   private readyHint: string[] = [];
 
@@ -230,6 +231,11 @@ export class TaskBoard {
       await this.events.record('task_released', { task: id, from: task!.owner, by, why });
       return next;
     });
+  }
+
+  /** True once any task id was handed out: the high-water mark exists. */
+  async everHadTask(): Promise<boolean> {
+    return (await readText(this.paths.highWater)) !== undefined;
   }
 
   /** Read a set of tasks into an index (missing or bad ones are left out). */
