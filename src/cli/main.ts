@@ -5,7 +5,7 @@
 import { visible } from '../protocol/visible.js';
 import { UnsafePathError } from '../store/fsx.js';
 import { LockBusyError } from '../store/lock.js';
-import { EXIT_BAD_INPUT, EXIT_REFUSED, UsageError, type CliContext } from './context.js';
+import { closeStores, EXIT_BAD_INPUT, EXIT_REFUSED, storeOptions, UsageError, type CliContext } from './context.js';
 import { verbs } from './table.js';
 import { verbHelp } from './verb.js';
 
@@ -19,14 +19,16 @@ export function mainHelp(): string {
     '',
     ...verbs.map((v) => `  ${v.name.padEnd(width)}  ${v.summary}`),
     '',
-    'Team verbs find the team folder with --team-dir DIR or $TEAMUX_TEAM_DIR.',
+    'Team verbs find the team folder with --team-dir DIR or $TEAMUX_TEAM_DIR,',
+    'or a team on a NATS server with --store nats://HOST:4222 --team NAME ($TEAMUX_STORE, $TEAMUX_TEAM).',
   ].join('\n');
 }
 
 /** Run the CLI with argv (without node and script); returns the exit code. */
 export async function runCli(argv: string[], raw: CliContext): Promise<number> {
-  const ctx = guarded(raw);
-  const [name, ...rest] = argv;
+  let ctx = guarded(raw);
+  const [name, ...given] = argv;
+  let rest = given;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     ctx.out(mainHelp());
     return name === undefined ? EXIT_BAD_INPUT : 0;
@@ -46,6 +48,7 @@ export async function runCli(argv: string[], raw: CliContext): Promise<number> {
     return 0;
   }
   try {
+    ({ argv: rest, ctx } = storeOptions(given, ctx));
     return await verb.run(ctx, rest);
   } catch (err) {
     if (err instanceof LockBusyError) {
@@ -64,6 +67,8 @@ export async function runCli(argv: string[], raw: CliContext): Promise<number> {
       return EXIT_BAD_INPUT;
     }
     throw err;
+  } finally {
+    await closeStores(ctx);
   }
 }
 

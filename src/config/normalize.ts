@@ -92,6 +92,8 @@ export interface NormalizedLayout {
   hooks: { onStart: string[]; onShutdown: string[] };
   /** Where agents read the API key (also put in every member's env as TEAMUX_API_KEY_FILE / _COMMAND). */
   apiKey: { file: string } | { command: string } | null;
+  /** The NATS store URL (`store:`), or null for the team folder. */
+  store: string | null;
 }
 
 /** Where relative paths start and what `~` means. */
@@ -193,6 +195,7 @@ export function normalizeLayout(layout: Layout, ctx: NormalizeContext): Normaliz
     scrollback: layout.scrollback,
     planApprover: layout.plan_approver,
     permissionTimeout: layout.permission_timeout,
+    store: layout.store === undefined || layout.store === 'folder' ? null : layout.store,
     lead: normalizeMember(layout.lead, true, layout, root, ctx.home, apiKey),
     teammates: layout.teammates.map((m) => normalizeMember(m, false, layout, root, ctx.home, apiKey)),
     tasks: layout.tasks.map((t, i) => {
