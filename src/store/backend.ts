@@ -5,7 +5,7 @@
  * machines can share it. What stays local either way (the log, transcripts, spawn files, trust keys) is
  * not part of this interface. TeamStore holds a backend and adds the roster rules and events on top.
  */
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, watch, type FSWatcher } from 'node:fs';
 import type { TaskPatch } from '../protocol/tasks.js';
 import type { ResponseInput } from '../protocol/requests.js';
 import type { EventType, Message, Outcome, ProcessRef, ProtocolRequest, RequestType, Task, TeamConfig, TeamEvent } from '../protocol/types.js';
@@ -114,6 +114,8 @@ export interface StoreBackend {
   readonly events: EventStore;
   readonly requests: RequestStore;
   readonly shared: SharedState;
+  /** Call `wake` whenever a task changes (an auto-claiming agent looks for work then); dispose to stop. */
+  watchTasks(wake: () => void): { dispose(): void };
   /** Follow the event log from its recent tail (the sidebar's traffic). */
   eventFeed(): EventFeed;
   /** The connection state, for the status line: null when there is none to lose (the folder). */
@@ -179,6 +181,16 @@ export function folderBackend(paths: TeamPaths, parts: { tasks: TaskStore; mail:
     ...parts,
     shared: new FolderShared(paths),
     eventFeed: () => new EventTail(paths.events),
+    watchTasks: (wake) => {
+      let watcher: FSWatcher | null = null;
+      try {
+        watcher = watch(paths.tasks, wake);
+        watcher.on('error', () => watcher?.close());
+      } catch {
+        watcher = null;
+      }
+      return { dispose: () => watcher?.close() };
+    },
     connection: () => null,
     close: async () => {},
   };

@@ -5,7 +5,7 @@
  * line; the client reconnects on its own and the parts retry through the gap.
  */
 import { jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamManager } from '@nats-io/jetstream';
-import { Kvm } from '@nats-io/kv';
+import { Kvm, KvWatchInclude } from '@nats-io/kv';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { StoreBackend } from '../backend.js';
 import { HEARTBEAT_STALE_MS } from '../liveness.js';
@@ -66,6 +66,16 @@ export async function natsBackend(nc: NatsConnection, team: string, where: strin
     requests: new NatsRequestBook(kv),
     shared: new NatsShared(kv, live, where),
     eventFeed: () => events.feed(),
+    watchTasks: (wake) => {
+      let stopped = false;
+      let iter: { stop(): void } | null = null;
+      void kv.watch({ key: 'task.*', include: KvWatchInclude.UpdatesOnly }).then(async (w) => {
+        iter = w;
+        if (stopped) w.stop();
+        for await (const _ of w) wake();
+      }).catch(() => {});
+      return { dispose: () => { stopped = true; iter?.stop(); } };
+    },
     connection: () => ({ state, detail }),
     close: async () => {
       await nc.drain().catch(() => {});
