@@ -60,7 +60,7 @@ export async function natsBackend(nc: NatsConnection, team: string, where: strin
   return {
     kind: 'nats',
     where,
-    tasks: new NatsTaskBoard(kv, events, where),
+    tasks: new NatsTaskBoard(kv, js, events, where),
     mail: new NatsMailbox(nc, js, jsm, team),
     events,
     requests: new NatsRequestBook(kv),

@@ -7,6 +7,7 @@
  * so the dependency graph changes one step at a time, as under the folder board's lock.
  */
 import { randomUUID } from 'node:crypto';
+import { DeliverPolicy, type JetStreamClient } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import {
   applyUpdate, byId, checkClaim, claimed, completed, isReady, newlyReady, released, wouldCycle, type TaskPatch,
@@ -15,13 +16,11 @@ import { accept, refuse, Task, type Outcome, type ProcessRef } from '../../proto
 import type { EventStore, TaskStore } from '../backend.js';
 import type { FileProblem } from '../fsx.js';
 import type { BoardSnapshot, NewTask } from '../tasks.js';
-import { backoff, casWrite, entryJson, getLive, listKeys, retrying } from './kv.js';
+import { backoff, casWrite, entryJson, getLive, retrying } from './kv.js';
 import { keys, taskIdOf } from './names.js';
 
 /** Racing claimers start at one of the first SPREAD ready tasks, not all at the lowest. */
 const SPREAD = 8;
-/** How many tasks are read at once. */
-const READ_BATCH = 64;
 /** A board lease older than this was left by a holder that died: it may be taken over. */
 const LEASE_STALE_MS = 30_000;
 /** How long to wait for the board lease. */
@@ -29,22 +28,16 @@ const LEASE_WAIT_MS = 60_000;
 
 /** Tasks of one team in its KV bucket. */
 export class NatsTaskBoard implements TaskStore {
-  constructor(private readonly kv: KV, private readonly events: EventStore, private readonly where: string) {}
+  /** The bucket's name, learnt on the first snapshot. */
+  private bucket: string | null = null;
+
+  constructor(private readonly kv: KV, private readonly js: JetStreamClient, private readonly events: EventStore, private readonly where: string) {}
 
   /** One task with the KV revision it was read at. */
   private async readEntry(id: string): Promise<{ task?: Task; revision: number; problem?: FileProblem }> {
     const e = await getLive(this.kv, keys.task(id));
     if (!e) return { revision: 0 };
-    const place = `${this.where} ${keys.task(id)}`;
-    const json = entryJson(e);
-    if (!json.ok) return { revision: e.revision, problem: { path: place, message: json.message } };
-    const parsed = Task.safeParse(json.value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      return { revision: e.revision, problem: { path: place, message: `${issue.path.join('.') || '(top)'}: ${issue.message}` } };
-    }
-    if (parsed.data.id !== id) return { revision: e.revision, problem: { path: place, message: `id is "${parsed.data.id}" but the key is ${keys.task(id)}` } };
-    return { task: parsed.data, revision: e.revision };
+    return { ...parseTask(id, e.string(), `${this.where} ${keys.task(id)}`), revision: e.revision };
   }
 
   async readTask(id: string): Promise<{ task?: Task; problem?: FileProblem }> {
@@ -52,18 +45,50 @@ export class NatsTaskBoard implements TaskStore {
     return { ...(task ? { task } : {}), ...(problem ? { problem } : {}) };
   }
 
+  /**
+   * Every task in one pass: the last value of each task key, streamed by an ordered consumer
+   * (one round of messages, not a request per task).
+   */
   async snapshot(): Promise<BoardSnapshot> {
-    const ids = (await listKeys(this.kv, keys.allTasks)).map(taskIdOf).filter((x): x is string => x !== null);
+    const entries = await retrying(() => this.lastValues());
     const tasks: Task[] = [];
     const problems: FileProblem[] = [];
-    for (let i = 0; i < ids.length; i += READ_BATCH) {
-      for (const r of await Promise.all(ids.slice(i, i + READ_BATCH).map((id) => this.readTask(id)))) {
-        if (r.task) tasks.push(r.task);
-        else if (r.problem) problems.push(r.problem);
-      }
+    for (const [id, text] of entries) {
+      const r = parseTask(id, text, `${this.where} ${keys.task(id)}`);
+      if (r.task) tasks.push(r.task);
+      else if (r.problem) problems.push(r.problem);
     }
     tasks.sort((a, b) => byId(a.id, b.id));
     return { tasks, index: new Map(tasks.map((t) => [t.id, t])), problems };
+  }
+
+  /** The current text of every task key (deleted keys left out). */
+  private async lastValues(): Promise<Map<string, string>> {
+    this.bucket ??= (await this.kv.status()).bucket;
+    const bucket = this.bucket;
+    const prefix = `$KV.${bucket}.`;
+    const oc = await this.js.consumers.get(`KV_${bucket}`, { filter_subjects: `${prefix}${keys.allTasks}`, deliver_policy: DeliverPolicy.LastPerSubject });
+    const out = new Map<string, string>();
+    try {
+      let left = (await oc.info()).num_pending;
+      while (left > 0) {
+        const batch = await oc.fetch({ max_messages: Math.min(left, 1_000), expires: 5_000 });
+        let got = 0;
+        for await (const m of batch) {
+          got++;
+          left = m.info.pending;
+          const id = taskIdOf(m.subject.slice(prefix.length));
+          const op = m.headers?.get('KV-Operation');
+          if (id === null) continue;
+          if (op === 'DEL' || op === 'PURGE') out.delete(id);
+          else out.set(id, m.string());
+        }
+        if (got === 0) throw new Error('the task bucket stopped answering in the middle of a snapshot');
+      }
+    } finally {
+      await oc.delete().catch(() => {});
+    }
+    return out;
   }
 
   async get(id: string): Promise<Outcome<Task>> {
@@ -232,6 +257,23 @@ export class NatsTaskBoard implements TaskStore {
       await retrying(() => this.kv.delete(keys.boardLease, { previousSeq: revision })).catch(() => {});
     }
   }
+}
+
+/** A task from the text of its key, or the problem with it. */
+function parseTask(id: string, text: string, place: string): { task?: Task; problem?: FileProblem } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { problem: { path: place, message: `bad JSON: ${(err as Error).message}` } };
+  }
+  const parsed = Task.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return { problem: { path: place, message: `${issue.path.join('.') || '(top)'}: ${issue.message}` } };
+  }
+  if (parsed.data.id !== id) return { problem: { path: place, message: `id is "${parsed.data.id}" but the key is ${keys.task(id)}` } };
+  return { task: parsed.data };
 }
 
 /** The one refusal for a task that is missing or unreadable. */

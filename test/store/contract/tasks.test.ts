@@ -96,7 +96,7 @@ describe.each(backends)('tasks on $name', (backend) => {
     expect(all).toEqual(Array.from({ length: 30 }, (_, i) => String(i + 1)));
     const board = await other.tasks.snapshot();
     for (const id of won[1]!) expect(board.index.get(id)!.owner).toBe('bob');
-  });
+  }, 180_000);
 
   it('contract.tasks.ids-are-unique-when-two-handles-create-at-once', async () => {
     const t = await make();
@@ -104,7 +104,7 @@ describe.each(backends)('tasks on $name', (backend) => {
     const made = (await Promise.all([t.store, other].flatMap((s) => Array.from({ length: 10 }, (_, i) => s.tasks.create({ subject: `n${i}` }))))).map((r) => (r.ok ? r.value.id : r.message));
     expect(new Set(made).size).toBe(20);
     expect((await t.store.tasks.snapshot()).tasks).toHaveLength(20);
-  });
+  }, 180_000);
 
   it('contract.tasks.events-record-each-change', async () => {
     const { store: s } = await make();
