@@ -28,6 +28,8 @@ const LEASE_WAIT_MS = 60_000;
 
 /** Tasks of one team in its KV bucket. */
 export class NatsTaskBoard implements TaskStore {
+  /** Ready ids from this process's last snapshot: a hint for claim-next, checked on every claim. */
+  private readyHint: string[] = [];
   /** The bucket's name, learnt on the first snapshot. */
   private bucket: string | null = null;
 
@@ -135,15 +137,24 @@ export class NatsTaskBoard implements TaskStore {
     });
   }
 
+  /**
+   * Claim `id`, or the next ready task. Candidates come from a snapshot kept between calls as a hint
+   * (each process starting at a different one of the first few, so racing claimers spread out); each
+   * is read and claimed under compare-and-set on its own. Only when the hint runs dry is the board
+   * read again, and "no ready task" always rests on a fresh read.
+   */
   async claim(by: string, id?: string, holder: ProcessRef | null = null): Promise<Outcome<Task>> {
     if (id !== undefined) return this.claimOne(by, id, holder);
-    for (;;) {
-      const board = await this.snapshot();
-      const ready = board.tasks.filter((t) => isReady(t, board.index)).map((t) => t.id);
-      if (ready.length === 0) return refuse('no_ready_task', 'no task is ready to claim');
-      const start = process.pid % Math.min(SPREAD, ready.length);
-      for (const candidate of [...ready.slice(start), ...ready.slice(0, start)]) {
-        const r = await this.claimOne(by, candidate, holder);
+    for (let fresh = this.readyHint.length === 0; ; fresh = true) {
+      if (fresh) {
+        const board = await this.snapshot();
+        const ready = board.tasks.filter((t) => isReady(t, board.index)).map((t) => t.id);
+        const start = process.pid % Math.min(SPREAD, Math.max(1, ready.length));
+        this.readyHint = [...ready.slice(start), ...ready.slice(0, start)];
+        if (this.readyHint.length === 0) return refuse('no_ready_task', 'no task is ready to claim');
+      }
+      while (this.readyHint.length > 0) {
+        const r = await this.claimOne(by, this.readyHint.shift()!, holder);
         if (r.ok) return r;
       }
       // Every candidate went to someone else: look again, a completion may have made more ready.
