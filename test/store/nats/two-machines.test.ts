@@ -101,4 +101,41 @@ describe('two machines on one NATS server', () => {
       throw new Error(`${(err as Error).message}\n--- bob ---\n${bob.out.slice(-3000)}`);
     }
   }, 300_000);
+
+  it('nats.two-machines.a-lost-connection-shows-in-the-member-pane-and-work-resumes-after-it', async () => {
+    const a = machine('a');
+    const b = machine('b');
+    const layout = path.join(a.root, 'team.yaml');
+    writeFileSync(layout, [`name: duo2`, 'lead:', '  name: lead', '  role: leads', '  command: bash', 'teammates:', '  - name: bob', '    role: writes greetings', '    agent: { auto_claim: true }', ''].join('\n'));
+    expect((await cliProcess(['init', layout, '--store', server.url], a.env)).code).toBe(0);
+    const env: NodeJS.ProcessEnv = { ...process.env, ...b.env, TEAMUX_DEMO_URL: model.url };
+    for (const k of ['ANTHROPIC_API_KEY', 'TEAMUX_TEAM_DIR', 'TEAMUX_MEMBER', 'TEAMUX_STORE', 'TEAMUX_TEAM']) delete env[k];
+    env.TEAMUX_STORE = server.url;
+    env.TEAMUX_TEAM = 'duo2';
+    const bob = startMember(BIN, ['agent', '--as', 'bob', '--auto-claim'], env, b.root, 'bob');
+    cleanups.push(() => { if (bob.child.exitCode === null) bob.child.kill('SIGKILL'); });
+    const aDir = path.join(a.root, '.teamux', 'duo2');
+    try {
+      await waitFor(() => /waiting|idle/i.test(bob.out), 'bob to go idle', 60_000);
+      await server.stop();
+      await waitFor(() => bob.out.includes('store: lost nats://127.0.0.1:'), 'the pane to show the lost store', 30_000);
+      await server.start();
+      await waitFor(() => bob.out.includes('store: connected to nats://127.0.0.1:'), 'the pane to show the store back', 60_000);
+      // Work resumes: a task created on A after the outage is claimed and completed once.
+      const lead = await openNatsTeam(server.url, 'duo2', aDir, 'lead');
+      cleanups.push(() => lead.backend.close());
+      expect((await lead.tasks.create({ subject: 'write a greeting' })).ok).toBe(true);
+      await waitFor(async () => {
+        const t = await lead.tasks.get('1');
+        return t.ok && t.value.status === 'completed';
+      }, 'task 1 completed after the outage', 90_000, 500);
+      const { events } = await lead.events.read();
+      expect(events.filter((e) => e.type === 'task_claimed' && e.task === '1')).toHaveLength(1);
+      expect(events.filter((e) => e.type === 'task_completed' && e.task === '1')).toHaveLength(1);
+      expect((await lead.openRequest('shutdown', 'lead', 'bob', 'done')).ok).toBe(true);
+      expect(await exited(bob, 60_000)).toBe(0);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\n--- bob ---\n${bob.out.slice(-3000)}`);
+    }
+  }, 300_000);
 });
