@@ -16,18 +16,16 @@ let model: ScriptedServer;
 const cleanups: Array<() => Promise<void> | void> = [];
 beforeAll(async () => {
   server = await NatsServer.start();
-  model = await startScriptedServer({
-    scripts: {
-      bob: {
-        idle_reply: '(Bob is waiting for work.)',
-        steps: [
-          { when: { all_user_contains: ['You claimed task 1'] }, reply: [{ text: 'Writing the greeting.' }, { tool_use: { name: 'write_file', input: { path: 'greeting.txt', content: 'hello from machine B\n' } } }] },
-          { reply: [{ tool_use: { name: 'task_complete', input: { id: '1', result: 'greeting.txt written on machine B' } } }] },
-          { reply: [{ text: 'Task 1 done.' }] },
-        ],
-      },
-    },
-  });
+  // One script per member name: each test starts its member under its own name.
+  const greeter = {
+    idle_reply: '(Waiting for work.)',
+    steps: [
+      { when: { all_user_contains: ['You claimed task 1'] }, reply: [{ text: 'Writing the greeting.' }, { tool_use: { name: 'write_file', input: { path: 'greeting.txt', content: 'hello from machine B\n' } } }] },
+      { reply: [{ tool_use: { name: 'task_complete', input: { id: '1', result: 'greeting.txt written on machine B' } } }] },
+      { reply: [{ text: 'Task 1 done.' }] },
+    ],
+  };
+  model = await startScriptedServer({ scripts: { bob: greeter, cara: greeter } });
 }, 60_000);
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -106,21 +104,21 @@ describe('two machines on one NATS server', () => {
     const a = machine('a');
     const b = machine('b');
     const layout = path.join(a.root, 'team.yaml');
-    writeFileSync(layout, [`name: duo2`, 'lead:', '  name: lead', '  role: leads', '  command: bash', 'teammates:', '  - name: bob', '    role: writes greetings', '    agent: { auto_claim: true }', ''].join('\n'));
+    writeFileSync(layout, [`name: duo2`, 'lead:', '  name: lead', '  role: leads', '  command: bash', 'teammates:', '  - name: cara', '    role: writes greetings', '    agent: { auto_claim: true }', ''].join('\n'));
     expect((await cliProcess(['init', layout, '--store', server.url], a.env)).code).toBe(0);
     const env: NodeJS.ProcessEnv = { ...process.env, ...b.env, TEAMUX_DEMO_URL: model.url };
     for (const k of ['ANTHROPIC_API_KEY', 'TEAMUX_TEAM_DIR', 'TEAMUX_MEMBER', 'TEAMUX_STORE', 'TEAMUX_TEAM']) delete env[k];
     env.TEAMUX_STORE = server.url;
     env.TEAMUX_TEAM = 'duo2';
-    const bob = startMember(BIN, ['agent', '--as', 'bob', '--auto-claim'], env, b.root, 'bob');
-    cleanups.push(() => { if (bob.child.exitCode === null) bob.child.kill('SIGKILL'); });
+    const cara = startMember(BIN, ['agent', '--as', 'cara', '--auto-claim'], env, b.root, 'cara');
+    cleanups.push(() => { if (cara.child.exitCode === null) cara.child.kill('SIGKILL'); });
     const aDir = path.join(a.root, '.teamux', 'duo2');
     try {
-      await waitFor(() => /waiting|idle/i.test(bob.out), 'bob to go idle', 60_000);
+      await waitFor(() => /waiting|idle/i.test(cara.out), 'cara to go idle', 60_000);
       await server.stop();
-      await waitFor(() => bob.out.includes('store: lost nats://127.0.0.1:'), 'the pane to show the lost store', 30_000);
+      await waitFor(() => cara.out.includes('store: lost nats://127.0.0.1:'), 'the pane to show the lost store', 30_000);
       await server.start();
-      await waitFor(() => bob.out.includes('store: connected to nats://127.0.0.1:'), 'the pane to show the store back', 60_000);
+      await waitFor(() => cara.out.includes('store: connected to nats://127.0.0.1:'), 'the pane to show the store back', 60_000);
       // Work resumes: a task created on A after the outage is claimed and completed once.
       const lead = await openNatsTeam(server.url, 'duo2', aDir, 'lead');
       cleanups.push(() => lead.backend.close());
@@ -132,10 +130,10 @@ describe('two machines on one NATS server', () => {
       const { events } = await lead.events.read();
       expect(events.filter((e) => e.type === 'task_claimed' && e.task === '1')).toHaveLength(1);
       expect(events.filter((e) => e.type === 'task_completed' && e.task === '1')).toHaveLength(1);
-      expect((await lead.openRequest('shutdown', 'lead', 'bob', 'done')).ok).toBe(true);
-      expect(await exited(bob, 60_000)).toBe(0);
+      expect((await lead.openRequest('shutdown', 'lead', 'cara', 'done')).ok).toBe(true);
+      expect(await exited(cara, 60_000)).toBe(0);
     } catch (err) {
-      throw new Error(`${(err as Error).message}\n--- bob ---\n${bob.out.slice(-3000)}`);
+      throw new Error(`${(err as Error).message}\n--- cara ---\n${cara.out.slice(-3000)}`);
     }
   }, 300_000);
 });
