@@ -50,6 +50,7 @@ describe('defaults', () => {
       tasks: [],
       hooks: { onStart: [], onShutdown: [] },
       apiKey: null,
+      theme: {},
       store: null,
     } satisfies NormalizedLayout);
   });
