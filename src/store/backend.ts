@@ -20,6 +20,8 @@ import type { BoardSnapshot, NewTask } from './tasks.js';
 export interface TaskStore {
   /** Every task (and the records that could not be read). */
   snapshot(): Promise<BoardSnapshot>;
+  /** Tasks with their readiness, optionally only one status or only the ready ones. */
+  list(filter?: { status?: string; ready?: boolean }): Promise<{ tasks: Array<Task & { ready: boolean }>; index: Map<string, Task>; problems: FileProblem[] }>;
   /** One task record: the task, a problem when it cannot be read, or neither when there is none. */
   readTask(id: string): Promise<{ task?: Task; problem?: FileProblem }>;
   /** One task, or not_found. */

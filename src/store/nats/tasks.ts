@@ -64,6 +64,14 @@ export class NatsTaskBoard implements TaskStore {
     return { tasks, index: new Map(tasks.map((t) => [t.id, t])), problems };
   }
 
+  /** Tasks with their readiness, filtered, from one snapshot. */
+  async list(filter: { status?: string; ready?: boolean } = {}): Promise<{ tasks: Array<Task & { ready: boolean }>; index: Map<string, Task>; problems: FileProblem[] }> {
+    const board = await this.snapshot();
+    const tasks = board.tasks.map((t) => ({ ...t, ready: isReady(t, board.index) }))
+      .filter((t) => (filter.status === undefined || t.status === filter.status) && (!filter.ready || t.ready));
+    return { tasks, index: board.index, problems: board.problems };
+  }
+
   /** The current text of every task key (deleted keys left out). */
   private async lastValues(): Promise<Map<string, string>> {
     this.bucket ??= (await this.kv.status()).bucket;
