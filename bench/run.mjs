@@ -27,6 +27,7 @@ const STEPS = [
     fatal: true,
   },
   { name: 'store', argv: [path.join(REPO, 'bench', 'store.mjs')] },
+  { name: 'nats-store', argv: [path.join(REPO, 'bench', 'nats-store.mjs')] },
   { name: 'mcp', argv: [path.join(REPO, 'bench', 'mcp.mjs')] },
   { name: 'mux', argv: [path.join(REPO, 'bench', 'mux.mjs'), ...process.argv.slice(2)] },
 ];

@@ -14,7 +14,7 @@ import type { Member, MemberStatus, Message, TeamConfig } from '../protocol/type
 import type { TeamStore } from '../store/team.js';
 import { shouldCompact } from './compaction.js';
 import { appendUser, assistantBlocks, awaitsReply, inputBlocks, repairConversation, textOfTurn, toolUses, type Turn } from './conversation.js';
-import { claimedText, claimReady, releaseHeld, reportCycleEnd, startHeartbeat, wakeOnChange, type CycleEnd } from './duties.js';
+import { claimedText, claimReady, releaseHeld, reportCycleEnd, startHeartbeat, type CycleEnd } from './duties.js';
 import type { DecisionSigner } from '../protocol/trust.js';
 import { enrolLead } from './enrol.js';
 import { gateAnchorAtStart, memberPlanStatus, untrustedReason, type GateAnchor } from './gate.js';
@@ -328,7 +328,7 @@ export class AgentRuntime implements Disposable {
     const ac = new AbortController();
     const wake = (): void => ac.abort();
     this.wake = wake;
-    const board = this.options.autoClaim && this.client ? wakeOnChange(this.store.paths.tasks, wake) : null;
+    const board = this.options.autoClaim && this.client ? this.store.backend.watchTasks(wake) : null;
     return {
       signal: ac.signal,
       dispose: () => {

@@ -12,6 +12,7 @@ import { PaneConsole } from '../agent/console.js';
 import { endpointFor, resolveOptions } from '../agent/options.js';
 import { Pane, streamSink } from '../agent/pane.js';
 import { AgentRuntime } from '../agent/runtime.js';
+import { watchConnection } from '../store/connection.js';
 import { actingAs, openTeam, parse, report, TEAM_OPTIONS, UsageError, type CliContext } from './context.js';
 import type { Verb } from './verb.js';
 
@@ -72,7 +73,13 @@ async function run(ctx: CliContext, argv: string[]): Promise<number> {
   const pane = new Pane(streamSink(process.stdout));
   const runtime = new AgentRuntime({ store, options: resolved.options, endpoint, pane, env: ctx.env });
   const keyboard = new PaneConsole(runtime, pane);
-  return withTerminal(runtime, keyboard, pane, () => runtime.run());
+  // On a NATS store, a lost connection shows in the pane; the store retries until it is back.
+  const connection = watchConnection(store.backend, (line, state) => pane.line(line, state === 'connected' ? 'cyan' : 'red'));
+  try {
+    return await withTerminal(runtime, keyboard, pane, () => runtime.run());
+  } finally {
+    connection.dispose();
+  }
 }
 
 /** Wire stdin, resizes and signals to the agent for the length of `body`, and undo it all afterwards. */
@@ -120,6 +127,7 @@ export const agentVerb: Verb = {
     'teamux agent --as alice',
     'teamux agent --as lead --model claude-opus-5-5 --max-tokens 16000 --system-prompt-file prompts/lead.md',
     'TEAMUX_DEMO_URL=http://127.0.0.1:4100 teamux agent --as bob --team-dir .teamux/demo',
+    'teamux agent --store nats://10.0.0.5:4222 --team webapp --as bob   # a member on another machine',
   ],
   run,
 };

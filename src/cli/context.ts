@@ -12,6 +12,7 @@ import type { OpContext } from '../ops/op.js';
 import { OPERATOR } from '../protocol/trust.js';
 import { accept, refuse, type Outcome } from '../protocol/types.js';
 import { MAX_MESSAGE_BYTES } from '../store/inbox.js';
+import { isRemoteStore, localDirFor, openRemoteTeam } from '../store/select.js';
 import { TeamStore } from '../store/team.js';
 
 export const EXIT_OK = 0;
@@ -99,8 +100,68 @@ export function resolveTeamDir(ctx: CliContext, flag: string | undefined): strin
   throw new UsageError('no team folder given', 'pass --team-dir DIR or set TEAMUX_TEAM_DIR (teamux init prints the folder)');
 }
 
-/** Open the team a verb works on. */
+/** Stores opened for one CLI run, closed when its verb returns (a NATS connection would keep the process up). */
+const openedBy = new WeakMap<CliContext, TeamStore[]>();
+
+/**
+ * Take the global store options out of argv: `--store URL` and `--team NAME` (any verb) become
+ * TEAMUX_STORE and TEAMUX_TEAM in the verb's environment, so every verb and `agent`/`mcp` accept them.
+ */
+export function storeOptions(argv: string[], ctx: CliContext): { argv: string[]; ctx: CliContext } {
+  const rest: string[] = [];
+  const env: NodeJS.ProcessEnv = { ...ctx.env };
+  let changed = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const m = /^--(store|team)(?:=(.*))?$/.exec(a);
+    if (!m || argv.includes('--')) {
+      rest.push(a);
+      continue;
+    }
+    const value = m[2] ?? argv[++i];
+    if (value === undefined || value === '') throw new UsageError(`--${m[1]} needs a value`, m[1] === 'store' ? 'write --store nats://HOST:4222' : 'write --team NAME (the team name in the layout)');
+    env[m[1] === 'store' ? 'TEAMUX_STORE' : 'TEAMUX_TEAM'] = value;
+    changed = true;
+  }
+  return changed ? { argv: rest, ctx: { ...ctx, env } } : { argv, ctx };
+}
+
+/** Close what openTeam opened for this run. */
+export async function closeStores(ctx: CliContext): Promise<void> {
+  for (const store of openedBy.get(ctx)?.splice(0) ?? []) await store.backend.close();
+}
+
+/**
+ * Open a team on the NATS store TEAMUX_STORE names: team TEAMUX_TEAM (or the last part of --team-dir),
+ * with --team-dir / TEAMUX_TEAM_DIR (default ./.teamux/TEAM) as this machine's local folder.
+ */
+async function openRemote(ctx: CliContext, url: string, flag: string | undefined, who: string): Promise<TeamStore> {
+  const localFlag = flag ?? ctx.env.TEAMUX_TEAM_DIR;
+  const team = ctx.env.TEAMUX_TEAM ?? (localFlag ? path.basename(path.resolve(ctx.cwd, localFlag)) : undefined);
+  if (!team) throw new UsageError(`--store ${url.replace(/\/\/[^@/]*@/, '//')} needs the team's name`, 'add --team NAME (or set TEAMUX_TEAM)');
+  const dir = localFlag ? path.resolve(ctx.cwd, localFlag) : localDirFor(ctx.cwd, team);
+  const r = await openRemoteTeam(url, team, dir, ctx.env, who);
+  if (!r.ok) throw new UsageError(r.error.message, r.error.hint);
+  openedBy.set(ctx, [...(openedBy.get(ctx) ?? []), r.store]);
+  return r.store;
+}
+
+/** The NATS store URL in effect: --store / TEAMUX_STORE, else the layout's `store:`; undefined for the folder. */
+export function storeOf(ctx: CliContext, layoutStore: string | null = null): string | undefined {
+  const url = ctx.env.TEAMUX_STORE?.trim() || layoutStore || undefined;
+  if (url === undefined || url === 'folder') return undefined;
+  if (!isRemoteStore(url)) throw new UsageError(`store "${url}" is neither "folder" nor a nats:// or tls:// URL`, 'use --store nats://HOST:4222 (or unset TEAMUX_STORE for the team folder)');
+  return url;
+}
+
+/** Open the team a verb works on: the folder, or the NATS store that --store / TEAMUX_STORE names. */
 export async function openTeam(ctx: CliContext, flag: string | undefined, who = 'cli'): Promise<TeamStore> {
+  const url = storeOf(ctx);
+  const remote = url ? await openRemote(ctx, url, flag, who) : null;
+  if (remote) {
+    remote.shortLived = who === 'cli';
+    return remote;
+  }
   const dir = resolveTeamDir(ctx, flag);
   const r = await TeamStore.open(dir, who);
   if (!r.ok) throw new UsageError(r.error.message, r.error.hint);

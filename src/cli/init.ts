@@ -5,7 +5,8 @@
 import * as path from 'node:path';
 import { formatErrors, loadLayout, summarizeLayout } from '../config/index.js';
 import { initTeam } from '../store/init.js';
-import { EXIT_BAD_INPUT, EXIT_OK, onePositional, parse } from './context.js';
+import { initRemoteTeam } from '../store/select.js';
+import { EXIT_BAD_INPUT, EXIT_OK, onePositional, parse, storeOf, UsageError } from './context.js';
 import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
 import type { Verb } from './verb.js';
 
@@ -32,14 +33,23 @@ export const validateVerb: Verb = {
 
 export const initVerb: Verb = {
   name: 'init',
-  usage: ['init LAYOUT.yaml [--json]'],
-  examples: ['teamux init examples/demo/team.yaml', 'export TEAMUX_TEAM_DIR=$(teamux init layouts/minimal.yaml)'],
+  usage: ['init LAYOUT.yaml [--json] [--store nats://HOST:4222]'],
+  examples: ['teamux init examples/demo/team.yaml', 'export TEAMUX_TEAM_DIR=$(teamux init layouts/minimal.yaml)', 'teamux init team.yaml --store nats://127.0.0.1:4222'],
   async run(ctx, argv) {
     const { values, positionals } = parse(argv, OPTS, this.usage[0]!);
     const file = path.resolve(ctx.cwd, onePositional(positionals, 'layout file', this.usage[0]!));
     const { layout, warnings } = loadLayoutOrFail(file, ctx.env);
     for (const w of warnings) ctx.err(w);
     const dir = teamDirOf(layout);
+    const url = storeOf(ctx, layout.store);
+    if (url) {
+      // The shared state goes to the NATS server; this machine keeps the local folder (log, transcripts).
+      const r = await initRemoteTeam(url, dir, teamSpecOf(layout, file), ctx.env);
+      if (!r.ok) throw new UsageError(r.error.message, r.error.hint);
+      await r.store.backend.close();
+      ctx.out(values.json ? JSON.stringify({ ok: true, teamDir: dir, store: r.store.backend.where, team: layout.name, created: r.created, seeded: r.seeded }) : dir);
+      return EXIT_OK;
+    }
     const r = await initTeam(dir, teamSpecOf(layout, file));
     ctx.out(values.json ? JSON.stringify({ ok: true, teamDir: dir, created: r.created, seeded: r.seeded }) : dir);
     return EXIT_OK;

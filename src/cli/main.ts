@@ -23,14 +23,16 @@ export function mainHelp(): string {
     '',
     ...verbs.map((v) => `  ${v.name.padEnd(width)}  ${v.summary}`),
     '',
-    'Team verbs find the team folder with --team-dir DIR or $TEAMUX_TEAM_DIR.',
+    'Team verbs find the team folder with --team-dir DIR or $TEAMUX_TEAM_DIR,',
+    'or a team on a NATS server with --store nats://HOST:4222 --team NAME ($TEAMUX_STORE, $TEAMUX_TEAM).',
   ].join('\n');
 }
 
 /** Run the CLI with argv (without node and script); returns the exit code. */
 export async function runCli(argv: string[], raw: CliContext): Promise<number> {
-  const ctx = guarded(raw);
-  const [name, ...rest] = argv;
+  let ctx = guarded(raw);
+  const [name, ...given] = argv;
+  let rest = given;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     ctx.out(mainHelp());
     return name === undefined ? EXIT_BAD_INPUT : 0;
@@ -49,7 +51,10 @@ export async function runCli(argv: string[], raw: CliContext): Promise<number> {
     ctx.out(verbHelp(verb, entry.summary));
     return 0;
   }
+  // Every verb's module has loaded context.js already: importing it here costs nothing more.
+  const { storeOptions, closeStores } = await import('./context.js');
   try {
+    ({ argv: rest, ctx } = storeOptions(given, ctx));
     return await verb.run(ctx, rest);
   } catch (err) {
     const [{ LockBusyError }, { UnsafePathError }, { UsageError, EXIT_REFUSED }] = await Promise.all([import('../store/lock.js'), import('../store/fsx.js'), import('./context.js')]);
@@ -69,6 +74,8 @@ export async function runCli(argv: string[], raw: CliContext): Promise<number> {
       return EXIT_BAD_INPUT;
     }
     throw err;
+  } finally {
+    await closeStores(ctx);
   }
 }
 

@@ -22,7 +22,7 @@ import { TeamPaths } from '../store/paths.js';
 import { Multiplexer, type MemberLaunch } from '../app/multiplexer.js';
 import { TeamStore } from '../store/team.js';
 import type { LayoutName, MainSize } from '../ui/geometry.js';
-import { onePositional, parse, UsageError } from './context.js';
+import { onePositional, parse, storeOf, UsageError } from './context.js';
 import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
 import { claudeLaunchOf, isNativeLead, kickoffClaudeLead, prepareClaudeMembers, tmuxShimPlace } from './claude-member.js';
 import { archiveDemoRun } from './archive.js';
@@ -186,6 +186,9 @@ export const startVerb: Verb = {
     const keys = keyTableOf(layout, file);
     const backend = (values.backend ?? layout.backend) as 'pty' | 'tmux';
     const teamDir = teamDirOf(layout);
+    if (storeOf(ctx, layout.store)) {
+      throw new UsageError('the teamux screen does not run on a NATS store yet: its sidebar follows the team folder', 'create the team with `teamux init LAYOUT --store URL`, start members with `teamux agent --store URL --team NAME --as NAME`, and follow them with `teamux team show`/`task list --store URL --team NAME`');
+    }
     const hasKey = Boolean(ctx.env.ANTHROPIC_API_KEY || ctx.env.TEAMUX_API_KEY_FILE || ctx.env.TEAMUX_API_KEY_COMMAND || layout.apiKey);
     // Claude Code members without a key use the demo model only when the layout brings demo scripts;
     // otherwise Claude Code signs in its own way.

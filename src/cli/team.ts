@@ -20,10 +20,10 @@ const sub: SubVerb[] = [
       const { requests } = await store.requests.list();
       const state = (m: MemberView): MemberState => memberState(m.name, m.reportedStatus, requests);
       if (values.json) {
-        ctx.out(JSON.stringify({ ok: true, name: cfg.name, dir: store.dir, root: cfg.root, members: roster.map((m) => { const { reportedStatus, ...rest } = m; return { ...rest, status: reportedStatus, recordedStatus: m.status, state: state(m) }; }) }));
+        ctx.out(JSON.stringify({ ok: true, name: cfg.name, dir: store.dir, root: cfg.root, store: store.backend.kind === 'folder' ? 'folder' : store.backend.where, members: roster.map((m) => { const { reportedStatus, ...rest } = m; return { ...rest, status: reportedStatus, recordedStatus: m.status, state: state(m) }; }) }));
         return EXIT_OK;
       }
-      ctx.out(`team ${cfg.name}  (${store.dir})`);
+      ctx.out(`team ${cfg.name}  (${store.backend.kind === 'folder' ? store.dir : `${store.backend.where}, local folder ${store.dir}`})`);
       ctx.out(table(['NAME', 'KIND', 'STATUS', 'PID', 'ROLE'], roster.map((m) => [m.name, m.kind, state(m) + (m.reportedStatus === 'exited' && m.exitCode !== null ? ` (${m.exitCode})` : ''), m.pid === null ? '-' : String(m.pid), m.role])));
       return EXIT_OK;
     },

@@ -99,6 +99,8 @@ export interface NormalizedLayout {
   apiKey: { file: string } | { command: string } | null;
   /** The staged pipeline the team runs as, or null for a free task board. */
   pipeline: NormalizedPipeline | null;
+  /** The NATS store URL (`store:`), or null for the team folder. */
+  store: string | null;
 }
 
 /** Where relative paths start and what `~` means. */
@@ -202,6 +204,7 @@ export function normalizeLayout(layout: Layout, ctx: NormalizeContext): Normaliz
     theme: { ...layout.theme },
     planApprover: layout.plan_approver,
     permissionTimeout: layout.permission_timeout,
+    store: layout.store === undefined || layout.store === 'folder' ? null : layout.store,
     lead: normalizeMember(layout.lead, true, layout, root, ctx.home, apiKey),
     teammates: layout.teammates.map((m) => normalizeMember(m, false, layout, root, ctx.home, apiKey)),
     tasks: layout.tasks.map((t, i) => {

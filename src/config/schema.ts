@@ -300,6 +300,11 @@ export const LayoutSchema = z
     api_key: ApiKey.optional(),
     pipeline: PipelineSchema.optional(),
     theme: Theme.optional(),
+    store: z
+      .string()
+      .regex(/^(folder|(nats|tls):\/\/[^\s@]+)$/, { message: 'expected "folder" or nats://HOST:PORT (tls://HOST:PORT), with no user or password in it (credentials go in TEAMUX_NATS_* variables)' })
+      .optional()
+      .meta({ description: 'Where the team\'s shared state lives: "folder" (default, the team folder) or a NATS JetStream server, nats://HOST:4222, for members on several machines.' }),
   })
   .superRefine(
     (layout, ctx) => {

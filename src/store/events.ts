@@ -5,10 +5,11 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import type { EventType, TeamEvent } from '../protocol/types.js';
+import type { EventFeed, EventStore } from './backend.js';
 import { appendLine, openForRead, readText, type FileProblem } from './fsx.js';
 
 /** The team's event log. */
-export class EventLog {
+export class EventLog implements EventStore {
   constructor(private readonly file: string) {}
 
   /** Append one event stamped with the current time. */
@@ -37,7 +38,7 @@ export const TAIL_START_BYTES = 256 * 1024;
  * A line still being written stays for the next call; a log that shrank or was replaced is read
  * again from its start (its last TAIL_START_BYTES).
  */
-export class EventTail {
+export class EventTail implements EventFeed {
   // position: the byte after the last complete line read, and the file it belongs to
   private offset = 0;
   private inode = -1;

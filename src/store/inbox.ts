@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { Message, type MessageType } from '../protocol/types.js';
 import { appendLine, ensureDir, openForRead, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
+import type { InboxStore } from './backend.js';
 import type { TeamPaths } from './paths.js';
 import { waitOnFolder } from './watch.js';
 
@@ -40,7 +41,7 @@ export interface Outgoing {
 }
 
 /** The inboxes of one team folder (member checks happen in TeamStore, which knows the roster). */
-export class Mailbox {
+export class Mailbox implements InboxStore {
   private dirReady = false;
 
   constructor(private readonly paths: TeamPaths) {}

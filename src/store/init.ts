@@ -8,8 +8,10 @@
 import * as path from 'node:path';
 import type { PipelineSettings } from '../protocol/pipeline.js';
 import type { Member } from '../protocol/types.js';
-import { ensureDir, readText, sweepTempFiles, writeJson } from './fsx.js';
+import { ensureDir, sweepTempFiles, writeJson } from './fsx.js';
 import { withLock } from './lock.js';
+import type { StoreBackend } from './backend.js';
+import type { TeamPaths } from './paths.js';
 import { TeamStore } from './team.js';
 
 /** A member as a layout declares it. */
@@ -48,8 +50,8 @@ export interface TeamSpec {
 }
 
 /** Create or refresh the folder; returns the store and whether seed tasks were created. */
-export async function initTeam(dir: string, spec: TeamSpec): Promise<{ store: TeamStore; created: boolean; seeded: number }> {
-  const store = await TeamStore.forCreate(dir, 'init');
+export async function initTeam(dir: string, spec: TeamSpec, backend?: (paths: TeamPaths) => StoreBackend): Promise<{ store: TeamStore; created: boolean; seeded: number }> {
+  const store = await TeamStore.forCreate(dir, 'init', backend);
   const subs = [store.paths.tasks, store.paths.inboxes, store.paths.requests, store.paths.heartbeats, store.paths.spawns, store.paths.transcripts];
   for (const sub of subs) await ensureDir(sub);
   // Temp files of writers killed before their rename (kill -9, a crash) are never renamed: sweep them.
@@ -87,7 +89,7 @@ async function writeRoster(store: TeamStore, spec: TeamSpec): Promise<boolean> {
 
 /** Create the seed tasks on a board that never had a task; returns how many. */
 async function seed(store: TeamStore, spec: TeamSpec): Promise<number> {
-  if ((await readText(store.paths.highWater)) !== undefined || spec.seedTasks.length === 0) return 0;
+  if (spec.seedTasks.length === 0 || (await store.tasks.everHadTask())) return 0;
   const ids = new Map<string, string>();
   // Blockers first (the layout loader rejects cycles and unknown keys).
   for (const t of topoOrder(spec.seedTasks)) {

@@ -35,7 +35,8 @@ export class PipelineStore {
   readonly stateFile: string;
   readonly handoffDir: string;
 
-  constructor(private readonly teamDir: string, private readonly tasks: TaskBoard, private readonly events: EventLog, private readonly log: Log) {
+  /** `tasks` is null on a store without a team folder board (NATS): no pipeline runs there. */
+  constructor(private readonly teamDir: string, private readonly board: TaskBoard | null, private readonly events: EventLog, private readonly log: Log) {
     this.dir = path.join(teamDir, 'pipeline');
     this.settingsFile = path.join(this.dir, 'settings.json');
     this.stateFile = path.join(this.dir, 'state.json');
@@ -44,7 +45,13 @@ export class PipelineStore {
 
   /** True when the team runs as a pipeline (its settings file exists). */
   active(): boolean {
-    return existsSync(this.settingsFile);
+    return this.board !== null && existsSync(this.settingsFile);
+  }
+
+  /** The folder board the pipeline's rules run on (only reached while active()). */
+  private get tasks(): TaskBoard {
+    if (!this.board) throw new Error('the staged pipeline needs the team folder store');
+    return this.board;
   }
 
   /** Write the settings and, for a new pipeline, its first state and the plan task. */

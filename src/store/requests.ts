@@ -9,6 +9,7 @@ import { expire, resolve as resolveRequest, withdraw as withdrawRequest, type Re
 import { accept, refuse, ProtocolRequest, REQUEST_VERSION, type Outcome, type RequestType } from '../protocol/types.js';
 import { ensureDir, listFolder, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
 import { withLock } from './lock.js';
+import type { RequestStore } from './backend.js';
 import type { TeamPaths } from './paths.js';
 
 /** A new request id: time-ordered, unguessable enough not to collide across processes. */
@@ -17,7 +18,7 @@ export function newRequestId(): string {
 }
 
 /** The request files of one team folder. */
-export class RequestBook {
+export class RequestBook implements RequestStore {
   constructor(private readonly paths: TeamPaths) {}
 
   /** Write a new pending request of run `run` (a permission request carries its tool call as payload). */

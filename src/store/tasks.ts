@@ -15,6 +15,7 @@ import { accept, refuse, Task, TASK_VERSION, type EventType, type Outcome, type 
 import type { EventLog } from './events.js';
 import { atomicWrite, ensureDir, exists, listFolder, parseJson, readText, readTextSync, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
 import { tryWithLock, withLock } from './lock.js';
+import type { TaskStore } from './backend.js';
 import type { TeamPaths } from './paths.js';
 import { BoardIndex, NONE_READY_SCAN_MS } from './task-index.js';
 
@@ -43,7 +44,7 @@ export interface NewTask {
 export type ClaimGuard = (task: Task) => Promise<Outcome<void>>;
 
 /** Tasks of one team folder. */
-export class TaskBoard {
+export class TaskBoard implements TaskStore {
   /** Told when a task became blocked by its failed attempts (the pipeline blocks the story's dependents). */
   onBlocked: ((task: Task) => Promise<void>) | null = null;
   /** Ready ids from this process's last scan, lowest first: a hint for claim-next, verified under the lock. */
@@ -356,6 +357,11 @@ export class TaskBoard {
       await this.events.record(e.type, e.fields);
       return next;
     }));
+  }
+
+  /** True once any task id was handed out: the high-water mark exists. */
+  async everHadTask(): Promise<boolean> {
+    return (await readText(this.paths.highWater)) !== undefined;
   }
 
   /** Read a set of tasks into an index (missing or bad ones are left out). */

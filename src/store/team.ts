@@ -14,12 +14,12 @@ import {
   accept, refuse, TeamConfig, type Member, type MemberStatus, type Message, type Outcome, type ProtocolRequest,
   type RequestType, type Task,
 } from '../protocol/types.js';
+import { folderBackend, type EventStore, type InboxStore, type RequestStore, type StoreBackend, type TaskStore } from './backend.js';
 import { updateClaudeActivity } from './claude.js';
 import { EventLog } from './events.js';
-import { checkFileSync, checkFolderSync, DIR_MODE, ensureDir, folderWarnings, parseJson, readText, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
+import { checkFileSync, checkFolderSync, DIR_MODE, folderWarnings, UnsafePathError, type FileProblem } from './fsx.js';
 import { Mailbox, type Outgoing } from './inbox.js';
 import { cliClaimHolder, effectiveStatus, pidAlive, processRef, processStartTime } from './liveness.js';
-import { withLock } from './lock.js';
 import { Log } from './log.js';
 import { TeamPaths } from './paths.js';
 import { redact } from './redact.js';
@@ -52,10 +52,12 @@ function firstWarnings(dir: string, warnings: string[]): string[] {
 /** A handle on one team folder. */
 export class TeamStore {
   readonly paths: TeamPaths;
-  readonly events: EventLog;
-  readonly tasks: TaskBoard;
-  readonly mail: Mailbox;
-  readonly requests: RequestBook;
+  /** Where the shared state lives: this folder, or a NATS server (then the folder keeps only local files). */
+  readonly backend: StoreBackend;
+  readonly events: EventStore;
+  readonly tasks: TaskStore;
+  readonly mail: InboxStore;
+  readonly requests: RequestStore;
   readonly log: Log;
   readonly trust: TrustFiles;
   /** The staged pipeline, when the layout has one (its rules run inside claim and complete). */
@@ -70,16 +72,21 @@ export class TeamStore {
   /** True in the process that owns the screen: it may send and ask as the operator. */
   private operatorSeat = false;
 
-  private constructor(readonly dir: string, who: string) {
+  private constructor(readonly dir: string, who: string, backend?: (paths: TeamPaths) => StoreBackend) {
     this.paths = new TeamPaths(dir);
-    this.events = new EventLog(this.paths.events);
-    this.tasks = new TaskBoard(this.paths, this.events);
-    this.mail = new Mailbox(this.paths);
-    this.requests = new RequestBook(this.paths);
+    if (backend) {
+      this.backend = backend(this.paths);
+    } else {
+      const events = new EventLog(this.paths.events);
+      this.backend = folderBackend(this.paths, { events, tasks: new TaskBoard(this.paths, events), mail: new Mailbox(this.paths), requests: new RequestBook(this.paths) });
+    }
+    ({ events: this.events, tasks: this.tasks, mail: this.mail, requests: this.requests } = this.backend);
     this.log = new Log(this.paths.log, who);
     this.trust = new TrustFiles(this.paths);
-    this.pipeline = new PipelineStore(dir, this.tasks, this.events, this.log);
-    this.tasks.onBlocked = (task) => this.pipeline.storyBlocked(task);
+    // The staged pipeline keeps its rules and state in the team folder: it runs on the folder board only.
+    const board = this.tasks instanceof TaskBoard ? this.tasks : null;
+    this.pipeline = new PipelineStore(dir, board, this.events as EventLog, this.log);
+    if (board) board.onBlocked = (task) => this.pipeline.storyBlocked(task);
   }
 
   /** This process is the teamux screen: from now on it may send and open requests as the operator. */
@@ -113,10 +120,26 @@ export class TeamStore {
     return { ok: true, store, warnings };
   }
 
-  /** Open a folder for creation (used by init): created if missing, resolved to its real path. */
-  static async forCreate(dir: string, who = 'cli'): Promise<TeamStore> {
+  /**
+   * Open a team whose shared state lives in `backend` (NATS): `dir` is this machine's local folder for
+   * the log, transcripts and spawn files (created if missing); the team must exist in the backend.
+   */
+  static async openOn(dir: string, backend: (paths: TeamPaths) => StoreBackend, who = 'cli', create = false): Promise<{ ok: true; store: TeamStore; warnings: string[] } | { ok: false; error: OpenError }> {
     await fsp.mkdir(path.resolve(dir), { recursive: true, mode: DIR_MODE });
-    const store = new TeamStore(await fsp.realpath(path.resolve(dir)), who);
+    const store = new TeamStore(await fsp.realpath(path.resolve(dir)), who, backend);
+    const unsafe = store.unsafeFolder();
+    if (unsafe) return { ok: false, error: { message: unsafe.message, hint: unsafe.hint } };
+    if (!create) {
+      const cfg = await store.readConfig();
+      if (!cfg.ok) return { ok: false, error: cfg.error };
+    }
+    return { ok: true, store, warnings: [] };
+  }
+
+  /** Open a folder for creation (used by init): created if missing, resolved to its real path. */
+  static async forCreate(dir: string, who = 'cli', backend?: (paths: TeamPaths) => StoreBackend): Promise<TeamStore> {
+    await fsp.mkdir(path.resolve(dir), { recursive: true, mode: DIR_MODE });
+    const store = new TeamStore(await fsp.realpath(path.resolve(dir)), who, backend);
     const unsafe = store.unsafeFolder();
     if (unsafe) throw unsafe;
     return store;
@@ -146,16 +169,15 @@ export class TeamStore {
 
   /** Read and check team.json. */
   async readConfig(): Promise<{ ok: true; config: TeamConfig } | { ok: false; error: OpenError }> {
-    const file = this.paths.config;
-    const text = await readText(file).catch((err: Error) => err);
-    if (text instanceof UnsafePathError) return { ok: false, error: { message: text.message, hint: text.hint } };
-    if (text instanceof Error) return { ok: false, error: { message: `cannot read ${file}: ${text.message}`, hint: 'check the folder permissions' } };
-    if (text === undefined) {
-      return { ok: false, error: { message: `no team at ${this.dir} (${file} does not exist)`, hint: 'create one with `teamux init LAYOUT.yaml`, or pass the folder it printed with --team-dir' } };
+    const raw = await this.backend.shared.readRaw();
+    if (raw === undefined) {
+      return this.backend.kind === 'folder'
+        ? { ok: false, error: { message: `no team at ${this.dir} (${this.paths.config} does not exist)`, hint: 'create one with `teamux init LAYOUT.yaml`, or pass the folder it printed with --team-dir' } }
+        : { ok: false, error: { message: `no team ${path.basename(this.dir)} on ${this.backend.where}`, hint: 'create it there with `teamux init LAYOUT.yaml --store URL`, or check --team' } };
     }
-    const json = parseJson(file, text);
-    if (!json.ok) return { ok: false, error: { message: `${file}: ${json.problem.message}`, hint: 'fix the file by hand or re-create it with `teamux init`' } };
-    const parsed = TeamConfig.safeParse(json.value);
+    if (!raw.ok) return { ok: false, error: { message: raw.message, hint: raw.hint } };
+    const file = raw.where;
+    const parsed = TeamConfig.safeParse(raw.json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       return { ok: false, error: { message: `${file}: ${issue.path.join('.') || '(top)'}: ${issue.message}`, hint: 'fix the file by hand or re-create it with `teamux init`' } };
@@ -172,8 +194,7 @@ export class TeamStore {
 
   /** Write the whole config atomically (init and refresh). */
   async writeConfig(config: TeamConfig): Promise<void> {
-    await ensureDir(this.dir);
-    await writeJson(this.paths.config, TeamConfig.parse(config));
+    await this.backend.shared.write(TeamConfig.parse(config));
   }
 
   /** One member by name. */
@@ -188,20 +209,20 @@ export class TeamStore {
     const now = Date.now();
     return Promise.all(cfg.members.map(async (m) => {
       const hb = await this.heartbeatAt(m.name);
-      return { ...m, reportedStatus: effectiveStatus(m, hb, now), heartbeatAt: hb === null ? null : new Date(hb).toISOString() };
+      // A pid on another machine says nothing here: with a shared backend, heartbeats alone tell.
+      const seen = this.backend.shared.remoteLiveness ? { ...m, pid: null } : m;
+      return { ...m, reportedStatus: effectiveStatus(seen, hb, now), heartbeatAt: hb === null ? null : new Date(hb).toISOString() };
     }));
   }
 
   /** Change fields of a member record under the config lock, recording the status change. */
   async updateMember(name: string, patch: Partial<Pick<Member, 'status' | 'pid' | 'pidStart' | 'joinedAt' | 'exitCode'>>): Promise<Outcome<Member>> {
-    const result = await withLock(this.paths.config, async () => {
-      const cfg = await this.config();
+    const result = await this.backend.shared.modify(() => this.config(), async (cfg) => {
       const i = cfg.members.findIndex((m) => m.name === name);
-      if (i < 0) return refuse<Member>('unknown_member', `${JSON.stringify(name)} is not a member of this team`);
+      if (i < 0) return { value: refuse<Member>('unknown_member', `${JSON.stringify(name)} is not a member of this team`) };
       const next = { ...cfg.members[i]!, ...patch };
       cfg.members[i] = next;
-      await this.writeConfig(cfg);
-      return accept(next);
+      return { config: cfg, value: accept(next) };
     });
     if (result.ok && patch.status !== undefined) {
       const type = patch.joinedAt ? 'member_joined' : (`member_${patch.status}` as const);
@@ -212,12 +233,10 @@ export class TeamStore {
 
   /** Add a member to the roster (a teammate spawned while the team runs). */
   async addMember(member: Member): Promise<Outcome<Member>> {
-    const r = await withLock(this.paths.config, async () => {
-      const cfg = await this.config();
-      if (cfg.members.some((m) => m.name === member.name)) return refuse<Member>('duplicate', `${member.name} is already a member of this team`);
+    const r = await this.backend.shared.modify(() => this.config(), async (cfg) => {
+      if (cfg.members.some((m) => m.name === member.name)) return { value: refuse<Member>('duplicate', `${member.name} is already a member of this team`) };
       cfg.members.push(member);
-      await this.writeConfig(cfg);
-      return accept(member);
+      return { config: cfg, value: accept(member) };
     });
     if (r.ok) await this.events.record('member_joined', { member: member.name, role: member.role, kind: member.kind });
     return r;
@@ -230,22 +249,16 @@ export class TeamStore {
 
   /** Write the member's heartbeat file. */
   async heartbeat(name: string): Promise<void> {
-    await ensureDir(this.paths.heartbeats);
-    await writeJson(this.paths.heartbeat(name), { pid: process.pid, at: new Date().toISOString() });
+    await this.backend.shared.heartbeat(name);
   }
 
   private async heartbeatAt(name: string): Promise<number | null> {
-    try {
-      return (await fsp.lstat(this.paths.heartbeat(name))).mtimeMs;
-    } catch {
-      return null;
-    }
+    return this.backend.shared.heartbeatAt(name);
   }
 
   /** Member names, cached while team.json is unchanged (sending is the hot path). */
   private async memberNames(): Promise<Set<string>> {
-    const st = await fsp.lstat(this.paths.config).catch(() => null);
-    const key = st ? `${st.mtimeMs}:${st.size}:${st.ino}` : '';
+    const key = await this.backend.shared.version();
     if (!this.namesCache || this.namesCache.key !== key) {
       this.namesCache = { key, names: new Set((await this.config()).members.map((m) => m.name)) };
     }
@@ -285,7 +298,7 @@ export class TeamStore {
    */
   async startRun(): Promise<{ run: string; expired: ProtocolRequest[] }> {
     const run = `run-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
-    await withLock(this.paths.config, async () => this.writeConfig({ ...(await this.config()), run }));
+    await this.backend.shared.modify(() => this.config(), async (cfg) => ({ config: { ...cfg, run }, value: undefined }));
     const expired = await this.requests.expireEarlierRuns(run);
     for (const q of expired) await this.events.record('request_expired', { request_id: q.id, requestType: q.type, from: q.from, to: q.to, reason: q.expiredReason });
     return { run, expired };
@@ -373,7 +386,7 @@ export class TeamStore {
     if (!m.ok) return m;
     const holder = this.shortLived ? cliClaimHolder(m.value) : processRef(process.pid);
     const r = this.pipeline.active()
-      ? await this.pipeline.claim(by, id, (guard) => this.tasks.claim(by, id, holder, guard))
+      ? await this.pipeline.claim(by, id, (guard) => (this.tasks as TaskBoard).claim(by, id, holder, guard))
       : await this.tasks.claim(by, id, holder);
     if (r.ok) {
       // A member the host does not track by pid (one using the CLI) shows it is alive this way.
@@ -421,7 +434,7 @@ export class TeamStore {
     const released: Task[] = [];
     for (const t of board.tasks) {
       if (t.status !== 'in_progress' || t.owner === null) continue;
-      const holderGone = t.holder !== null && !pidAlive(t.holder.pid, t.holder.start);
+      const holderGone = t.holder !== null && !this.backend.shared.remoteLiveness && !pidAlive(t.holder.pid, t.holder.start);
       if (!holderGone && !gone.has(t.owner) && known.has(t.owner)) continue;
       const why = holderGone ? `the process that claimed it (pid ${t.holder!.pid}) is gone` : known.has(t.owner) ? `owner ${t.owner} has exited` : `owner ${t.owner} is not a member`;
       const r = await this.tasks.release(t.id, null, why);

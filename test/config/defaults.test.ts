@@ -52,6 +52,7 @@ describe('defaults', () => {
       apiKey: null,
       pipeline: null,
       theme: {},
+      store: null,
     } satisfies NormalizedLayout);
   });
 

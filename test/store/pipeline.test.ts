@@ -9,6 +9,8 @@ import { readHandoff } from '../../src/protocol/handoff.js';
 import type { PipelineSettings } from '../../src/protocol/pipeline.js';
 import { initTeam } from '../../src/store/init.js';
 import { TeamStore } from '../../src/store/team.js';
+import type { TaskBoard } from '../../src/store/tasks.js';
+import type { Task } from '../../src/protocol/types.js';
 import { cliProcess, members, tempDir } from '../helpers/team.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -151,7 +153,7 @@ describe('the pipeline in the store', () => {
     const { store, dir } = await pipelineTeam();
     expect((await store.claim('lead', '1')).ok).toBe(true);
     // A completion written (with its output) by a process that died before routing it.
-    const done = await store.tasks.complete('1', 'lead', 'stories', (t) => ({ ok: true, value: { ...t, pipeline: { ...t.pipeline!, output: { stories: STORIES } } } }));
+    const done = await (store.tasks as TaskBoard).complete('1', 'lead', 'stories', (t: Task) => ({ ok: true, value: { ...t, pipeline: { ...t.pipeline!, output: { stories: STORIES } } } }));
     expect(done.ok).toBe(true);
     expect((await store.tasks.snapshot()).tasks).toHaveLength(1);
     // A fresh store (a restarted TUI, another CLI call) routes it on its next pipeline operation.

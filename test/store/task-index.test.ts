@@ -4,6 +4,7 @@
 import { promises as fsp, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { TaskBoard } from '../../src/store/tasks.js';
 import { TeamStore } from '../../src/store/team.js';
 import { cliProcess, makeTeam, waitFor } from '../helpers/team.js';
 
@@ -79,7 +80,7 @@ describe('task index', () => {
     writeFileSync(t.store.paths.task('2'), JSON.stringify({ ...two, status: 'completed', owner: 'amy' }));
     expect(await t.store.claim('bob')).toMatchObject({ ok: false, reason: 'no_ready_task' });
     // And a list is right again within the check interval (shortened here from a minute).
-    t.store.tasks.index.checkEveryMs = 1_000;
+    (t.store.tasks as TaskBoard).index.checkEveryMs = 1_000;
     const listed = await waitFor(async () => { const l = await t.store.tasks.list({ status: 'pending' }); return l.tasks.length === 0 ? l : null; }, 'the list to drop the completed task', 15_000, 200);
     expect(listed.tasks).toEqual([]);
   }, 40_000);
