@@ -4,6 +4,7 @@
  * messages shown when a file edited by hand does not parse. See docs/protocol.md.
  */
 import { z } from 'zod';
+import { Budget } from './budget.js';
 import { SignedDecision } from './trust.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -37,6 +38,8 @@ export const Member = z.object({
   runtime: z.enum(['command', 'agent', 'claude']).default('command'),
   /** Answers shutdown requests; absent in folders written before it existed (then: agents only). */
   speaksProtocol: z.boolean().optional(),
+  /** The member's own budget (layout `budget:`); absent or null: none. */
+  budget: Budget.nullable().optional(),
 });
 export type Member = z.infer<typeof Member>;
 
@@ -53,6 +56,8 @@ export const TeamConfig = z.object({
   layoutFile: z.string().nullable().default(null),
   /** The current run: a new id for every `teamux start` (requests of earlier runs expire). */
   run: z.string().nullable().default(null),
+  /** The whole team's budget (layout `budget:`); absent or null: none. */
+  budget: Budget.nullable().optional(),
   members: z.array(Member),
 });
 export type TeamConfig = z.infer<typeof TeamConfig>;
