@@ -1,13 +1,17 @@
 /**
  * The teamux command: one table of verbs (as tmux's cmd_table), argument errors turned into a message
  * with a hint and exit code 1, and anything unexpected logged without a stack trace on the terminal.
+ * Start-up cost is the floor of every CLI call: `--version` and `--help` load nothing but this file
+ * and the verb table, a verb loads only its own module graph, and the error classes are imported only
+ * when a verb has thrown (its module has loaded them already).
  */
 import { visible } from '../protocol/visible.js';
-import { UnsafePathError } from '../store/fsx.js';
-import { LockBusyError } from '../store/lock.js';
-import { EXIT_BAD_INPUT, EXIT_REFUSED, UsageError, type CliContext } from './context.js';
+import type { CliContext } from './context.js';
 import { verbs } from './table.js';
 import { verbHelp } from './verb.js';
+
+/** Bad input: the exit code (the same as context.ts's EXIT_BAD_INPUT, kept here so help loads nothing). */
+const EXIT_BAD_INPUT = 1;
 
 /** Top-level help: every verb with its summary. */
 export function mainHelp(): string {
@@ -48,6 +52,7 @@ export async function runCli(argv: string[], raw: CliContext): Promise<number> {
   try {
     return await verb.run(ctx, rest);
   } catch (err) {
+    const [{ LockBusyError }, { UnsafePathError }, { UsageError, EXIT_REFUSED }] = await Promise.all([import('../store/lock.js'), import('../store/fsx.js'), import('./context.js')]);
     if (err instanceof LockBusyError) {
       if (rest.includes('--json')) ctx.out(JSON.stringify({ ok: false, reason: 'timeout', message: err.message }));
       ctx.err(`teamux: refused (timeout): ${err.message}`);

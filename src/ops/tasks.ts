@@ -37,11 +37,11 @@ export const taskList = defineOp({
   }),
   summary: (i) => [i.status, i.ready ? 'ready' : ''].filter(Boolean).join(' ') || 'all',
   async run(i, ctx) {
-    const board = await ctx.store.tasks.snapshot();
-    let tasks: ListedTask[] = board.tasks.map((t) => ({ ...t, ready: isReady(t, board.index) }));
-    tasks = tasks.filter((t) => (i.status ? t.status === i.status : t.status !== 'deleted'));
-    if (i.ready) tasks = tasks.filter((t) => t.ready);
-    return accept({ tasks, problems: board.problems, index: board.index });
+    // The board's index picks the matching tasks; only they (and their blockers) are read.
+    const listed = await ctx.store.tasks.list({ status: i.status, ready: i.ready });
+    // A deleted task is a tombstone: listed only when asked for by status.
+    const tasks: ListedTask[] = i.status ? listed.tasks : listed.tasks.filter((t) => t.status !== 'deleted');
+    return accept({ tasks, problems: listed.problems, index: listed.index as ReadonlyMap<string, Task> });
   },
   text: (v) => (v.tasks.length === 0 ? 'no tasks match' : v.tasks.map(({ ready, ...t }) => JSON.stringify(taskView(t, ready))).join('\n')),
 });
@@ -54,8 +54,13 @@ export const taskGet = defineOp({
   async run(i, ctx) {
     const r = await ctx.store.tasks.get(i.id);
     if (!r.ok) return r;
-    const board = await ctx.store.tasks.snapshot();
-    return accept({ task: r.value, ready: isReady(r.value, board.index), waitingFor: openBlockers(r.value, board.index) });
+    // Readiness needs only the task's blockers, not the board.
+    const index = new Map<string, Task>([[r.value.id, r.value]]);
+    for (const b of r.value.blockedBy) {
+      const up = await ctx.store.tasks.get(b);
+      if (up.ok) index.set(b, up.value);
+    }
+    return accept({ task: r.value, ready: isReady(r.value, index), waitingFor: openBlockers(r.value, index) });
   },
   text: (v) => JSON.stringify({ ...taskView(v.task, v.ready), ...(v.waitingFor.length ? { waitingFor: v.waitingFor } : {}) }),
 });

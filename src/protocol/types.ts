@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { Budget } from './budget.js';
-import { SignedDecision } from './trust.js';
+import { ResponseSignature } from './trust.js';
 
 export const PROTOCOL_VERSION = 1;
 /** Requests are version 2: they belong to a run and a plan decision carries a signature (version 1 files are still read). */
@@ -167,8 +167,8 @@ export const ProtocolRequest = z.object({
   response: z
     .object({
       by: Name, approve: z.boolean(), text: z.string(), at: z.string(),
-      /** A plan decision's signature; the plan gate counts nothing else. */
-      signed: SignedDecision.nullable().default(null),
+      /** A plan decision's or a permission answer's signature; the gate and the hook count nothing else. */
+      signed: ResponseSignature.nullable().default(null),
     })
     .nullable()
     .default(null),

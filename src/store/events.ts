@@ -98,3 +98,8 @@ function parseLines(file: string, lines: string[], firstLine?: number): { events
   });
   return { events, problems };
 }
+
+/** True for the file name of a sealed events segment (`events.000001.jsonl` under segments/). */
+export function isEventSegment(name: string): boolean {
+  return /^events\.[0-9]{6,}\.jsonl$/.test(name);
+}

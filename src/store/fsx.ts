@@ -205,6 +205,26 @@ export async function appendLine(file: string, line: string): Promise<void> {
   }
 }
 
+/** Append several JSONL records in one write (a reader sees them whole or as a prefix of whole lines). */
+export function appendLines(file: string, lines: string[]): void {
+  if (lines.some((l) => l.includes('\n'))) throw new Error('appendLines: a JSONL record must not contain a newline');
+  const buf = Buffer.from(lines.map((l) => redact(l) + '\n').join(''), 'utf8');
+  checkFolderSync(path.dirname(file));
+  let fd: number;
+  try {
+    fd = openSync(file, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | NOFOLLOW | fsc.O_NONBLOCK, FILE_MODE);
+  } catch (err) {
+    throw linkRefused(file, err);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new UnsafePathError(file, 'is not a regular file');
+    const written = writeSync(fd, buf, 0, buf.length);
+    if (written !== buf.length) throw new Error(`short append to ${file}: ${written} of ${buf.length} bytes`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** What went wrong reading a file that a person may have edited by hand. */
 export interface FileProblem {
   path: string;

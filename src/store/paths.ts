@@ -19,6 +19,8 @@ export class TeamPaths {
   get transcripts(): string { return path.join(this.dir, 'transcripts'); }
   get trust(): string { return path.join(this.dir, 'trust'); }
   get events(): string { return path.join(this.dir, 'events.jsonl'); }
+  /** Sealed segments of the append-only logs (events, inboxes, teamux.log), see store/segments.ts. */
+  get segments(): string { return path.join(this.dir, 'segments'); }
   get log(): string { return path.join(this.dir, 'teamux.log'); }
   get claude(): string { return path.join(this.dir, 'claude'); }
   get mcpConfigs(): string { return path.join(this.dir, 'mcp'); }

@@ -14,6 +14,7 @@ import type { EventLog } from './events.js';
 import { atomicWrite, ensureDir, exists, listFolder, parseJson, readText, readTextSync, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
 import { tryWithLock, withLock } from './lock.js';
 import type { TeamPaths } from './paths.js';
+import { BoardIndex, NONE_READY_SCAN_MS } from './task-index.js';
 
 /** Racing claimers start at one of the first SPREAD ready tasks (by pid), not all at the lowest. */
 const SPREAD = 8;
@@ -38,8 +39,31 @@ export interface NewTask {
 export class TaskBoard {
   /** Ready ids from this process's last scan, lowest first: a hint for claim-next, verified under the lock. */
   private readyHint: string[] = [];
+  /** The derived index of task states (store/task-index.ts): claim-next and lists read it, not every file. */
+  readonly index: BoardIndex;
 
-  constructor(private readonly paths: TeamPaths, private readonly events: EventLog) {}
+  constructor(private readonly paths: TeamPaths, private readonly events: EventLog) {
+    this.index = new BoardIndex(paths, (id) => this.readTask(id));
+  }
+
+  /** Tasks matching a filter, read from their files; only the matching ones are read (the index picks them). */
+  async list(filter: { status?: string; ready?: boolean } = {}): Promise<{ tasks: Array<Task & { ready: boolean }>; index: Map<string, Task>; problems: FileProblem[] }> {
+    const sel = this.index.select(await this.index.current(), filter);
+    const index = await this.readMany(sel.ids);
+    for (const [k, v] of await this.readMany([...index.values()].flatMap((t) => t.blockedBy))) index.set(k, v);
+    const tasks: Array<Task & { ready: boolean }> = [];
+    const drifted: string[] = [];
+    for (const id of sel.ids) {
+      const t = index.get(id);
+      const ready = t !== undefined && isReady(t, index);
+      // The file is the truth: a row the index placed wrongly is left out and the index corrected.
+      if (!t || (filter.status !== undefined && t.status !== filter.status) || (filter.ready && !ready)) drifted.push(id);
+      else tasks.push({ ...t, ready });
+    }
+    if (drifted.length === 0) return { tasks, index, problems: sel.problems };
+    await this.index.note(drifted);
+    return { tasks, index, problems: this.index.select(await this.index.current(), filter).problems };
+  }
 
   /** Read every task file; bad files are reported and skipped, never fatal. */
   async snapshot(): Promise<BoardSnapshot> {
@@ -92,7 +116,7 @@ export class TaskBoard {
   async create(input: NewTask): Promise<Outcome<Task>> {
     await ensureDir(this.paths.tasks);
     const blockedBy = [...new Set(input.blockedBy ?? [])].sort(byId);
-    return this.boardLocked(() => this.taskLocked(blockedBy, async () => {
+    return this.noted((r: Outcome<Task>) => (r.ok ? [r.value.id, ...blockedBy] : []), this.boardLocked(() => this.taskLocked(blockedBy, async () => {
       const blockers = await this.readMany(blockedBy);
       for (const b of blockedBy) if (!blockers.has(b)) return refuse<Task>('not_found', `blocker task ${b} does not exist`);
       const id = String((await this.highWater()) + 1);
@@ -109,12 +133,12 @@ export class TaskBoard {
       }
       await this.events.record('task_created', { task: id, subject: task.subject, blockedBy });
       return accept(task);
-    }));
+    })));
   }
 
   /** Make `id` blocked by `blocker`, keeping both sides symmetric; a cycle is refused. */
   async addDependency(id: string, blocker: string): Promise<Outcome<Task>> {
-    return this.boardLocked(() => this.taskLocked([id, blocker], async () => {
+    return this.noted([id, blocker], this.boardLocked(() => this.taskLocked([id, blocker], async () => {
       // The graph only changes under the board lock, so this snapshot's edges are current.
       const board = await this.snapshot();
       const task = board.index.get(id);
@@ -130,7 +154,7 @@ export class TaskBoard {
       await writeJson(this.paths.task(blocker), { ...up, blocks: [...up.blocks, id].sort(byId), revision: up.revision + 1, updatedAt: now });
       await this.events.record('task_updated', { task: id, blockedBy: next.blockedBy });
       return accept(next);
-    }));
+    })));
   }
 
   /**
@@ -142,11 +166,12 @@ export class TaskBoard {
    * always rests on a fresh scan.
    */
   async claim(by: string, id?: string, holder: ProcessRef | null = null): Promise<Outcome<Task>> {
-    if (id !== undefined) return this.taskLocked([id], () => this.claimLocked(by, id, holder));
+    if (id !== undefined) return this.noted([id], this.taskLocked([id], () => this.claimLocked(by, id, holder)));
     for (let fresh = this.readyHint.length === 0; ; fresh = true) {
       if (fresh) {
-        const board = await this.snapshot();
-        const ready = board.tasks.filter((t) => isReady(t, board.index)).map((t) => t.id);
+        let ready = this.index.ready(await this.index.current());
+        // "No ready task" rests on a recent check of every task file.
+        if (ready.length === 0) ready = this.index.ready(await this.index.current(NONE_READY_SCAN_MS));
         const start = process.pid % Math.min(SPREAD, Math.max(1, ready.length));
         this.readyHint = [...ready.slice(start), ...ready.slice(0, start)];
         if (this.readyHint.length === 0) return refuse('no_ready_task', 'no task is ready to claim');
@@ -156,10 +181,20 @@ export class TaskBoard {
         if (!this.looksClaimable(candidate)) continue;
         // A task whose lock is busy is being claimed by someone else right now: move on.
         const r = await tryWithLock(this.paths.task(candidate), () => this.claimLocked(by, candidate, holder));
-        if (r?.ok) return r;
+        if (r?.ok) {
+          await this.index.note([candidate]);
+          return r;
+        }
       }
       if (fresh) return refuse('no_ready_task', 'no task is ready to claim');
     }
+  }
+
+  /** Wait for an operation, then record the tasks it touched in the index (after their locks are released). */
+  private async noted<T>(ids: string[] | ((r: T) => string[]), op: Promise<T>): Promise<T> {
+    const r = await op;
+    await this.index.note(typeof ids === 'function' ? ids(r) : ids);
+    return r;
   }
 
   /**
@@ -190,7 +225,7 @@ export class TaskBoard {
 
   /** Compare-and-set update of a task by `by` who read `revision`. */
   async update(id: string, by: string, revision: number, patch: TaskPatch): Promise<Outcome<Task>> {
-    return this.taskLocked([id], async () => {
+    return this.noted([id], this.taskLocked([id], async () => {
       const { task, problem } = await this.readTask(id);
     if (problem) return notFound(id, problem);
       const index = await this.readMany(task?.blockedBy ?? []);
@@ -200,12 +235,12 @@ export class TaskBoard {
       const kind = next.value.status === 'completed' && task!.status !== 'completed' ? 'task_completed' : 'task_updated';
       await this.events.record(kind, { task: id, by, status: next.value.status, revision: next.value.revision });
       return next;
-    });
+    }));
   }
 
   /** Complete a task owned by `by`; returns it and the ids of dependents that became ready. */
   async complete(id: string, by: string, result: string | null): Promise<Outcome<{ task: Task; nowReady: string[] }>> {
-    return this.taskLocked([id], async () => {
+    return this.noted([id], this.taskLocked([id], async () => {
       const { task, problem } = await this.readTask(id);
     if (problem) return notFound(id, problem);
       const index = await this.readMany([...(task?.blockedBy ?? []), ...(task?.blocks ?? [])]);
@@ -218,7 +253,7 @@ export class TaskBoard {
       const nowReady = newlyReady(next.value, index);
       await this.events.record('task_completed', { task: id, by, nowReady });
       return accept({ task: next.value, nowReady });
-    });
+    }));
   }
 
   /**
@@ -261,11 +296,12 @@ export class TaskBoard {
    * locks of the task and its neighbours in id order. Returns the tombstone and the tasks now ready.
    */
   async remove(id: string, by: string | null): Promise<Outcome<{ task: Task; nowReady: string[] }>> {
-    return this.boardLocked(async () => {
+    let neighbours: string[] = [];
+    return this.noted(() => [id, ...neighbours], this.boardLocked(async () => {
       // Edges only change under the board lock, so the neighbours read here are the ones to lock.
       const first = await this.readTask(id);
       if (!first.task) return notFound(id, first.problem);
-      const neighbours = [...first.task.blocks, ...first.task.blockedBy];
+      neighbours = [...first.task.blocks, ...first.task.blockedBy];
       return this.taskLocked([id, ...neighbours], async () => {
         const { task, problem } = await this.readTask(id);
         if (problem) return notFound(id, problem);
@@ -285,12 +321,12 @@ export class TaskBoard {
         await this.events.record('task_deleted', { task: id, by, from: task!.status, nowReady });
         return accept({ task: next.value, nowReady });
       });
-    });
+    }));
   }
 
   /** One transition of one task under its lock: read, decide (pure), write, record the event. */
   private transition(id: string, decide: (task: Task | undefined, now: string) => Outcome<Task>, event: (next: Task, before: Task) => { type: EventType; fields: Record<string, unknown> }): Promise<Outcome<Task>> {
-    return this.taskLocked([id], async () => {
+    return this.noted([id], this.taskLocked([id], async () => {
       const { task, problem } = await this.readTask(id);
       if (problem) return notFound(id, problem);
       const next = decide(task, new Date().toISOString());
@@ -299,7 +335,7 @@ export class TaskBoard {
       const e = event(next.value, task!);
       await this.events.record(e.type, e.fields);
       return next;
-    });
+    }));
   }
 
   /** Read a set of tasks into an index (missing or bad ones are left out). */

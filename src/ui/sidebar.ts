@@ -8,6 +8,7 @@ import type { ProtocolRequest, Task, TeamEvent } from '../protocol/types.js';
 import type { FileProblem } from '../store/fsx.js';
 import type { MemberView } from '../store/team.js';
 import type { ClaudeActivity } from '../store/claude.js';
+import { BoardModel, type BoardState, type BoardView, type WithReady } from '../store/board-model.js';
 import { memberActivity, type Activity } from '../protocol/activity.js';
 import { activityStyle } from './chrome.js';
 import { C, fit, style, textWidth, type Row } from './text.js';
@@ -15,15 +16,15 @@ import { C, fit, style, textWidth, type Row } from './text.js';
 export type SidebarSection = 'task_board' | 'mailbox' | 'requests';
 
 /** A task with its readiness computed. */
-export interface TaskRow extends Task {
-  ready: boolean;
-}
+export type TaskRow = WithReady<Task>;
 
 /** What the sidebar draws: the team folder as the multiplexer's TeamView keeps it (its snapshot is one). */
 export interface SidebarData {
   team: string;
   roster: MemberView[];
   tasks: TaskRow[];
+  /** The board kept incrementally (the team watch's); when absent it is built from `tasks`. */
+  board?: BoardView<Task>;
   traffic: TeamEvent[];
   requests: ProtocolRequest[];
   problems: FileProblem[];
@@ -85,25 +86,24 @@ function header(text: string, width: number): Row {
   return [{ text: t + ' '.repeat(Math.max(0, width - textWidth(t))), attr: HEAD }];
 }
 
-type TaskState = 'in_progress' | 'ready' | 'waiting' | 'completed';
+const GLYPH: Record<BoardState, string> = { in_progress: '●', ready: '○', waiting: '◌', completed: '✓' };
 
-function taskState(t: TaskRow): TaskState {
-  if (t.status === 'completed') return 'completed';
-  if (t.status === 'in_progress') return 'in_progress';
-  return t.ready ? 'ready' : 'waiting';
+/** The board to render: the snapshot's live one, or one built from its task list (a caller without a watch). */
+function boardOf(s: SidebarData): BoardView<Task> {
+  if (s.board) return s.board;
+  const m = new BoardModel<Task>();
+  m.reset(s.tasks);
+  return m;
 }
 
-const GLYPH: Record<string, string> = { in_progress: '●', ready: '○', waiting: '◌', completed: '✓' };
-
+/** The task section: counts, then only the rows that fit (in progress, ready, waiting, completed; by id). */
 function taskRows(s: SidebarData, width: number, budget: number): Row[] {
-  const counts = { in_progress: 0, ready: 0, waiting: 0, completed: 0 };
-  for (const t of s.tasks) counts[taskState(t)]++;
-  const rows: Row[] = [header(`TASKS ${s.tasks.length}  ●${counts.in_progress} ○${counts.ready} ◌${counts.waiting} ✓${counts.completed}`, width)];
-  const order = ['in_progress', 'ready', 'waiting', 'completed'] as const;
-  const sorted = [...s.tasks].sort((a, b) => order.indexOf(taskState(a)) - order.indexOf(taskState(b)) || Number(a.id) - Number(b.id));
-  const room = budget - 1 - (s.problems.length > 0 ? 1 : 0);
-  for (const t of sorted.slice(0, Math.max(0, room))) {
-    const st = taskState(t);
+  const board = boardOf(s);
+  const counts = board.counts();
+  const rows: Row[] = [header(`TASKS ${board.size}  ●${counts.in_progress} ○${counts.ready} ◌${counts.waiting} ✓${counts.completed}`, width)];
+  const room = Math.max(0, budget - 1 - (s.problems.length > 0 ? 1 : 0));
+  for (const t of board.rows(room)) {
+    const st = board.stateOf(t.id) ?? 'waiting';
     const who = t.owner ? ` @${t.owner}` : '';
     const deps = st === 'waiting' ? ` ⟵${t.blockedBy.join(',')}` : '';
     const lead = `${GLYPH[st]}${t.id.padStart(3)} `;
@@ -111,7 +111,7 @@ function taskRows(s: SidebarData, width: number, budget: number): Row[] {
     const subject = fit(t.subject, Math.max(1, width - textWidth(lead) - textWidth(tail)));
     rows.push([{ text: lead, attr: STATUS_STYLE[st]! }, { text: subject, attr: st === 'completed' ? DIM : PLAIN }, { text: tail, attr: DIM }]);
   }
-  if (sorted.length > room && room > 0) rows[rows.length - 1] = [{ text: fit(`  … ${sorted.length - room + 1} more`, width), attr: DIM }];
+  if (board.size > room && room > 0) rows[rows.length - 1] = [{ text: fit(`  … ${board.size - room + 1} more`, width), attr: DIM }];
   if (s.problems.length > 0) rows.push([{ text: fit(`! ${s.problems.length} bad file${s.problems.length > 1 ? 's' : ''}: ${s.problems[0]!.path.split('/').pop()}: ${s.problems[0]!.message}`, width), attr: style(C.red) }]);
   return rows;
 }

@@ -1,0 +1,242 @@
+/**
+ * TeamWatch: the one watch of a team folder, and the in-memory picture it keeps (roster, task
+ * board, message traffic, requests, Claude Code activity). It owns a BoardModel, so a changed task
+ * file costs one read and the re-classification of that task and its dependents; counts and the
+ * in-progress/ready lists stay current without copying or sorting the board. Bursts of file events
+ * coalesce into one reload a few milliseconds later, and only the files that changed are re-read.
+ * The events tail is store/events.ts's EventTail. The multiplexer reads this through app/team-view.
+ */
+import chokidar, { type FSWatcher } from 'chokidar';
+import * as path from 'node:path';
+import type { ProtocolRequest, Task, TeamEvent } from '../protocol/types.js';
+import { BoardModel, type BoardView, type WithReady } from './board-model.js';
+import { readClaudeActivity, type ClaudeActivity } from './claude.js';
+import { EventTail, isEventSegment } from './events.js';
+import type { FileProblem } from './fsx.js';
+import type { MemberView, TeamStore } from './team.js';
+
+/** How long to let a burst of file events settle before reloading. */
+export const COALESCE_MS = 15;
+/** How many mailbox events the picture keeps. */
+export const TRAFFIC_LIMIT = 200;
+
+/**
+ * The team folder as last read. `board` is live (it always shows the current board); `tasks` is the
+ * whole board by id, built on first access and only when the board changed since it was last built.
+ */
+export interface TeamState {
+  team: string;
+  roster: MemberView[];
+  tasks: Array<WithReady<Task>>;
+  board: BoardView<Task>;
+  traffic: TeamEvent[];
+  requests: ProtocolRequest[];
+  problems: FileProblem[];
+  /** Claude Code members' activity (state, tokens, cost), by member name. */
+  claude: Record<string, ClaudeActivity>;
+  /** Bumped on every reload, so renderers can tell what is new. */
+  generation: number;
+}
+
+/** Watches a team folder and keeps its state up to date. */
+export class TeamWatch {
+  // data
+  private readonly board = new BoardModel<Task>();
+  private readonly taskProblems = new Map<string, FileProblem>();
+  private readonly requests = new Map<string, ProtocolRequest>();
+  private requestList: ProtocolRequest[] = [];
+  private problemList: FileProblem[] = [];
+  private traffic: TeamEvent[] = [];
+  private roster: MemberView[] = [];
+  private claude: Record<string, ClaudeActivity> = {};
+  private readonly events: EventTail;
+  private generation = 0;
+  private team = '';
+  // change tracking
+  private readonly dirtyTasks = new Set<string>();
+  private readonly dirtyRequests = new Set<string>();
+  private readonly dirtyClaude = new Set<string>();
+  private dirtyRoster = true;
+  private dirtyEvents = true;
+  private fullReload = true;
+  private timer: NodeJS.Timeout | null = null;
+  private lastReload = 0;
+  private reloading: Promise<void> | null = null;
+  // lifecycle
+  private watcher: FSWatcher | null = null;
+  private readonly listeners = new Set<(s: TeamState) => void>();
+
+  constructor(private readonly store: TeamStore) {
+    this.events = new EventTail(store.paths.events);
+  }
+
+  /** Load everything once and start watching. */
+  async start(): Promise<void> {
+    await this.reload();
+    const p = this.store.paths;
+    this.watcher = chokidar.watch([p.tasks, p.requests, p.config, p.events, p.segments, p.claude], {
+      ignoreInitial: true,
+      ignored: (f: string) => /\.tmp$|\.lock(\/|$)/.test(f) || path.basename(f).startsWith('.'),
+      atomic: false,
+      depth: 1,
+    });
+    this.watcher.on('all', (_event, file) => this.noteChange(file));
+    this.watcher.on('error', (err) => this.store.log.error('team folder watch', err));
+    await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
+  }
+
+  /** Subscribe to fresh state after each reload. */
+  onChange(listener: (s: TeamState) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** The current state (cheap: nothing is copied but the small lists). */
+  state(): TeamState {
+    const board = this.board;
+    const s = {
+      team: this.team, roster: this.roster, board, traffic: this.traffic, requests: this.requestList,
+      problems: this.problemList, claude: { ...this.claude }, generation: this.generation,
+    };
+    // The whole board as an array is for callers that want it; the sidebar renders from `board`.
+    Object.defineProperty(s, 'tasks', { enumerable: true, get: () => board.all() });
+    return s as unknown as TeamState;
+  }
+
+  /** Reload the roster now (pids and exits change without a file event when a process dies). */
+  refreshRoster(): void {
+    this.dirtyRoster = true;
+    this.schedule();
+  }
+
+  /** Stop watching. */
+  async dispose(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.listeners.clear();
+    await this.watcher?.close();
+    this.watcher = null;
+  }
+
+  private noteChange(file: string): void {
+    const p = this.store.paths;
+    const dir = path.dirname(file);
+    const name = path.basename(file);
+    if (file === p.tasks) this.fullReload = true;
+    else if (dir === p.tasks && /^[1-9][0-9]*\.json$/.test(name)) this.dirtyTasks.add(name.slice(0, -5));
+    else if (dir === p.requests && name.startsWith('req-') && name.endsWith('.json')) this.dirtyRequests.add(name.slice(0, -5));
+    else if (file === p.config) this.dirtyRoster = true;
+    else if (file === p.events || (dir === p.segments && isEventSegment(name))) this.dirtyEvents = true;
+    else if (dir === p.claude && name.endsWith('.activity.json')) this.dirtyClaude.add(name.slice(0, -'.activity.json'.length));
+    // Claude Code's own files under claude/<member>/ are none of the sidebar's business.
+    else return;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer || !this.watcher) return;
+    // The first change after a quiet spell reloads at once; changes that follow within COALESCE_MS
+    // wait for the end of that window and are read together in one reload.
+    const wait = Math.max(0, COALESCE_MS - (Date.now() - this.lastReload));
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.lastReload = Date.now();
+      void this.reloadSerial();
+    }, wait);
+  }
+
+  private async reloadSerial(): Promise<void> {
+    while (this.reloading) await this.reloading;
+    this.reloading = this.reload().catch((err) => this.store.log.error('team folder reload failed', err));
+    await this.reloading;
+    this.reloading = null;
+    if (!this.watcher) return;
+    const s = this.state();
+    for (const l of this.listeners) l(s);
+  }
+
+  private async reload(): Promise<void> {
+    if (this.fullReload) await this.readAll();
+    await this.readTasks(takeAll(this.dirtyTasks));
+    let requestsChanged = false;
+    for (const id of takeAll(this.dirtyRequests)) {
+      const r = await this.store.requests.get(id);
+      if (r.ok) this.requests.set(id, r.value);
+      else this.requests.delete(id);
+      requestsChanged = true;
+    }
+    if (requestsChanged) this.requestList = [...this.requests.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    if (this.dirtyRoster) {
+      this.dirtyRoster = false;
+      const cfg = await this.store.readConfig();
+      if (cfg.ok) {
+        this.team = cfg.config.name;
+        this.roster = await this.store.roster();
+        for (const m of cfg.config.members) if (m.runtime === 'claude' && !(m.name in this.claude)) this.dirtyClaude.add(m.name);
+      }
+    }
+    for (const name of takeAll(this.dirtyClaude)) {
+      if (!this.roster.some((m) => m.name === name)) continue;
+      const a = await readClaudeActivity(this.store.paths, name);
+      if (a) this.claude[name] = a;
+    }
+    if (this.dirtyEvents) {
+      this.dirtyEvents = false;
+      await this.readNewEvents();
+    }
+    this.generation++;
+  }
+
+  /** Read the whole folder (at start, or when the tasks folder itself was replaced). */
+  private async readAll(): Promise<void> {
+    this.fullReload = false;
+    const snap = await this.store.tasks.snapshot();
+    // A deleted task is a tombstone kept for the record, not part of the board.
+    this.board.reset(snap.tasks.filter((t) => t.status !== 'deleted'));
+    this.taskProblems.clear();
+    for (const pr of snap.problems) this.taskProblems.set(pr.path, pr);
+    this.problemList = [...this.taskProblems.values()];
+    this.dirtyTasks.clear();
+    const reqs = await this.store.requests.list();
+    this.requests.clear();
+    for (const r of reqs.requests) this.requests.set(r.id, r);
+    this.requestList = [...this.requests.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    this.dirtyRequests.clear();
+  }
+
+  /** Re-read the task files that changed; only they and their dependents are re-classified. */
+  private async readTasks(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    let problemsChanged = false;
+    for (const id of ids) {
+      const r = await this.store.tasks.readTask(id);
+      const file = this.store.paths.task(id);
+      if (r.task && r.task.status !== 'deleted') this.board.set(r.task);
+      else this.board.delete(id);
+      const had = this.taskProblems.has(file);
+      if (r.problem) this.taskProblems.set(file, r.problem);
+      else this.taskProblems.delete(file);
+      problemsChanged ||= had || r.problem !== undefined;
+    }
+    if (problemsChanged) this.problemList = [...this.taskProblems.values()];
+  }
+
+  /** Keep the message traffic among the events appended since the last read. */
+  private async readNewEvents(): Promise<void> {
+    const { events } = await this.events.readNew();
+    let added = false;
+    for (const ev of events) {
+      if (ev.type !== 'message_sent') continue;
+      if (!added) this.traffic = [...this.traffic];
+      added = true;
+      this.traffic.push(ev);
+    }
+    if (this.traffic.length > TRAFFIC_LIMIT) this.traffic = this.traffic.slice(-TRAFFIC_LIMIT);
+  }
+}
+
+function takeAll(set: Set<string>): string[] {
+  const out = [...set];
+  set.clear();
+  return out;
+}
