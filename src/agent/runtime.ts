@@ -21,6 +21,7 @@ import { gateAnchorAtStart, memberPlanStatus, untrustedReason, type GateAnchor }
 import { makeClient } from './model.js';
 import type { AgentOptions, Endpoint } from './options.js';
 import type { Pane } from './pane.js';
+import { budgetHold, recordModelCall } from './budget.js';
 import { estimateCost } from './pricing.js';
 import { loadTranscript, saveTranscript, scrubSecrets, ZERO_USAGE, type UsageTotals } from './transcript.js';
 import { compactConversation, modelTurn, toolStep, type TurnContext } from './turn.js';
@@ -78,6 +79,8 @@ export class AgentRuntime implements Disposable {
   // what the pane and team.json show
   private state: PaneState = 'starting';
   private note: string | null = null;
+  /** Why the model is not being called (a spent budget), or null. */
+  private budgetNote: string | null = null;
   private recorded: MemberStatus | null = null;
   // owned resources, released by dispose()
   private heartbeat: Disposable | null = null;
@@ -174,6 +177,13 @@ export class AgentRuntime implements Disposable {
           break;
         }
         if (this.exitCode !== null) break;
+        if (this.client && (got.added || owed || this.options.autoClaim) && (await this.budgetSpent())) {
+          // Not a model call, not a claim, until the window moves on: wait for messages or the recheck.
+          owed = owed || got.added;
+          await this.goIdle();
+          await this.store.mail.waitForUnread(this.options.name, this.options.name, IDLE_RECHECK_MS, waker.signal);
+          continue;
+        }
         if ((got.added || owed) && this.client) {
           owed = await this.work(this.client);
           continue;
@@ -213,6 +223,7 @@ export class AgentRuntime implements Disposable {
             this.conv = c.conv;
             this.compactions++;
             this.addUsage(c.usage);
+            await recordModelCall(this.store, this.options.name, this.options.model, c.usage, this.demo);
             this.pane.line(`compacted ${c.before} turns into ${c.after}`, 'dim');
           }
           if (c.kind !== 'skipped') {
@@ -221,10 +232,13 @@ export class AgentRuntime implements Disposable {
             await this.save();
           }
         }
+        // A budget spent mid-cycle stops it here; the loop waits and resumes once the window allows.
+        if (await this.budgetSpent()) return true;
         const outcome = await modelTurn(tc, this.conv, abort.signal);
         if (outcome.kind === 'aborted') return await this.afterWork('interrupted', false);
         if (outcome.kind === 'failed') return await this.afterWork('failed', false, outcome.message);
         this.addUsage(outcome.message.usage);
+        await recordModelCall(this.store, this.options.name, this.options.model, outcome.message.usage, this.demo);
         this.conv = [...this.conv, { role: 'assistant', content: assistantBlocks(outcome.message.content) }];
         await this.save();
         const calls = toolUses(this.conv[this.conv.length - 1]);
@@ -299,6 +313,38 @@ export class AgentRuntime implements Disposable {
     const r = await this.store.answerRequest(m.request_id!, me, true, why);
     if (!r.ok) this.pane.line(`could not answer ${m.request_id}: ${r.message}`, 'red');
     this.exitCode = 0;
+  }
+
+  /**
+   * Whether a budget (the member's or the team's) is spent. The first time it is, the pane says so,
+   * its status line notes it and the lead is told; when the window frees it, the pane says that too.
+   */
+  private async budgetSpent(): Promise<boolean> {
+    // team.json may have a new budget (raised by hand or a new layout): read it again.
+    await this.refreshTeam();
+    const held = await budgetHold(this.store, this.team, this.me);
+    if (held === null) {
+      if (this.budgetNote !== null) {
+        this.pane.line('budget available again; going on', 'yellow');
+        this.budgetNote = null;
+        this.note = null;
+      }
+      return false;
+    }
+    this.note = 'budget spent';
+    if (this.budgetNote !== held) {
+      const first = this.budgetNote === null;
+      this.budgetNote = held;
+      this.state = 'idle';
+      this.pane.line(`${held}; not calling the model until the window moves on`, 'red');
+      this.showStatus();
+      this.store.log.warn(`agent ${this.options.name}: ${held}`);
+      if (first && this.lead && this.lead !== this.options.name) {
+        const r = await this.store.send({ from: this.options.name, to: this.lead, type: 'message', text: `${held}. I have stopped calling the model until the budget allows it again.`, payload: { budget: 'spent' } });
+        if (!r.ok) this.pane.line(`could not tell ${this.lead}: ${r.message}`, 'red');
+      }
+    }
+    return true;
   }
 
   /** With auto_claim: claim the next ready task when holding none, and start on it. */

@@ -25,6 +25,7 @@ function memberSpec(m: NormalizedMember, layout: NormalizedLayout): MemberSpec {
     planRequired: m.planRequired,
     planApprover: m.isLead ? null : layout.planApprover === 'human' ? OPERATOR : layout.lead.name,
     tools: m.tools ?? null,
+    budget: m.budget ?? null,
   };
 }
 
@@ -34,6 +35,7 @@ export function teamSpecOf(layout: NormalizedLayout, layoutFile: string): TeamSp
     name: layout.name,
     root: layout.root,
     layoutFile,
+    budget: layout.budget ?? null,
     members: [layout.lead, ...layout.teammates].map((m) => memberSpec(m, layout)),
     seedTasks: layout.tasks.map((t) => ({ key: t.id, subject: t.subject, description: t.description ?? '', blockedBy: t.blockedBy })),
     pipeline: layout.pipeline,

@@ -4,6 +4,8 @@
  * lists, keys are camelCase), every directory is absolute, every seed task has an id, and each
  * member's `env` already includes the team's `env` (the member's own entries win).
  */
+import type { Budget } from '../protocol/budget.js';
+import { normalizeBudget } from './budget.js';
 import path from 'node:path';
 import { splitCommand } from './command-words.js';
 import type { KeyAction } from './keys-actions.js';
@@ -56,6 +58,8 @@ export interface NormalizedMember {
   tools?: string[];
   /** A command member that gets a ready MCP config (TEAMUX_MCP_CONFIG). */
   mcp: boolean;
+  /** The member's own budget (`budget:`); absent or null: none. */
+  budget?: Budget | null;
 }
 
 /** A task put on the board at start. */
@@ -91,6 +95,8 @@ export interface NormalizedLayout {
   planApprover: PlanApprover;
   /** Seconds a Claude Code member's permission request waits for teamux's answer. */
   permissionTimeout: number;
+  /** The whole team's budget (`budget:`); absent: none. */
+  budget?: Budget | null;
   lead: NormalizedMember;
   teammates: NormalizedMember[];
   tasks: NormalizedSeedTask[];
@@ -152,6 +158,7 @@ function normalizeMember(m: Member, isLead: boolean, layout: Layout, root: strin
     planRequired: m.plan_required,
     speaksProtocol: m.agent !== undefined || m.speaks_protocol === true,
     mcp: m.mcp,
+    ...(m.budget ? { budget: normalizeBudget(m.budget) } : {}),
   };
   if (m.command !== undefined) out.command = normalizeCommand(m.command, cwd, home);
   if (m.agent !== undefined && m.agent !== true && m.agent.cli === 'claude') {
@@ -205,6 +212,7 @@ export function normalizeLayout(layout: Layout, ctx: NormalizeContext): Normaliz
     planApprover: layout.plan_approver,
     permissionTimeout: layout.permission_timeout,
     store: layout.store === undefined || layout.store === 'folder' ? null : layout.store,
+    ...(layout.budget ? { budget: normalizeBudget(layout.budget) } : {}),
     lead: normalizeMember(layout.lead, true, layout, root, ctx.home, apiKey),
     teammates: layout.teammates.map((m) => normalizeMember(m, false, layout, root, ctx.home, apiKey)),
     tasks: layout.tasks.map((t, i) => {

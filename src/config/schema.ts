@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { NAME_PATTERN } from '../protocol/types.js';
 import { OPERATOR } from '../protocol/operator.js';
+import { BudgetSchema } from './budget.js';
 import { splitCommand } from './command-words.js';
 import { KEY_ACTIONS, KEY_NAME_EXAMPLES, KEY_NAME_PATTERN } from './keys-actions.js';
 import { describeValue } from './messages.js';
@@ -192,6 +193,7 @@ export const MemberSchema = z
       description: 'The command answers shutdown requests through the teamux CLI (agents always do). Without it, quitting hangs up on the member (SIGHUP), as closing its terminal would.',
     }),
     tools: z.array(ToolName).optional().meta({ description: 'Allowlist of tool names (agents, and MCP tools of mcp: true members).' }),
+    budget: BudgetSchema.optional(),
     mcp: z.boolean().default(false).meta({ description: 'Command members only: write a ready MCP config for `teamux mcp --as NAME` into the team folder; its path is in $TEAMUX_MCP_CONFIG (for Codex CLI, Gemini CLI or any MCP client).' }),
   })
   .superRefine(
@@ -299,6 +301,7 @@ export const LayoutSchema = z
     hooks: Hooks.default({}),
     api_key: ApiKey.optional(),
     pipeline: PipelineSchema.optional(),
+    budget: BudgetSchema.optional(),
     theme: Theme.optional(),
     store: z
       .string()

@@ -41,8 +41,8 @@ export const taskList = defineOp({
   async run(i, ctx) {
     // The board's index picks the matching tasks; only they (and their blockers) are read.
     const listed = await ctx.store.tasks.list({ status: i.status, ready: i.ready });
-    // Deleted tasks are tombstones: listed only when asked for by status.
-    const tasks: ListedTask[] = listed.tasks.filter((t) => (i.status ? true : t.status !== 'deleted'));
+    // A deleted task is a tombstone: listed only when asked for by status.
+    const tasks: ListedTask[] = i.status ? listed.tasks : listed.tasks.filter((t) => t.status !== 'deleted');
     return accept({ tasks, problems: listed.problems, index: listed.index as ReadonlyMap<string, Task> });
   },
   text: (v) => (v.tasks.length === 0 ? 'no tasks match' : v.tasks.map(({ ready, ...t }) => JSON.stringify(taskView(t, ready))).join('\n')),

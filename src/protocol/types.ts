@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { TaskPipeline } from './pipeline-fields.js';
+import { Budget } from './budget.js';
 import { ResponseSignature } from './trust.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -40,6 +41,8 @@ export const Member = z.object({
   speaksProtocol: z.boolean().optional(),
   /** Set for a teammate of Claude Code's own agent team (native_teams): that team's name; Claude Code reports its idling. */
   claudeTeam: z.string().optional(),
+  /** The member's own budget (layout `budget:`); absent or null: none. */
+  budget: Budget.nullable().optional(),
 });
 export type Member = z.infer<typeof Member>;
 
@@ -56,6 +59,8 @@ export const TeamConfig = z.object({
   layoutFile: z.string().nullable().default(null),
   /** The current run: a new id for every `teamux start` (requests of earlier runs expire). */
   run: z.string().nullable().default(null),
+  /** The whole team's budget (layout `budget:`); absent or null: none. */
+  budget: Budget.nullable().optional(),
   members: z.array(Member),
 });
 export type TeamConfig = z.infer<typeof TeamConfig>;

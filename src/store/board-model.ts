@@ -42,6 +42,8 @@ export interface BoardView<T extends BoardTask = BoardTask> {
 /** The state of one task given its blockers' completion (a pending unowned task is ready when every blocker is completed). */
 export function boardState(t: BoardTask, completedBlockers: (id: string) => boolean): BoardState {
   if (t.status === 'completed') return 'completed';
+  // A blocked task (its attempts failed) waits for the lead to reopen it.
+  if (t.status === 'blocked') return 'waiting';
   if (t.status !== 'pending') return 'in_progress';
   if (t.owner !== null) return 'waiting';
   return t.blockedBy.every(completedBlockers) ? 'ready' : 'waiting';

@@ -5,6 +5,7 @@
  * Members with `mcp: true` get their MCP client config written to mcp/<name>.json (0600, atomic).
  * Temp files left by writers that died between writing and renaming them are swept.
  */
+import type { Budget } from '../protocol/budget.js';
 import * as path from 'node:path';
 import type { PipelineSettings } from '../protocol/pipeline.js';
 import type { Member } from '../protocol/types.js';
@@ -26,6 +27,8 @@ export interface MemberSpec {
   /** Who answers its plan requests: the lead's name, `human` (the operator), or null for the lead itself. */
   planApprover: string | null;
   tools: string[] | null;
+  /** The member's own budget, if any. */
+  budget?: Budget | null;
 }
 
 /** A seed task; `key` is the id used in the layout, `blockedBy` refers to other keys. */
@@ -43,6 +46,8 @@ export interface TeamSpec {
   layoutFile: string | null;
   members: MemberSpec[];
   seedTasks: SeedTaskSpec[];
+  /** The whole team's budget, if any. */
+  budget?: Budget | null;
   /** Ready MCP client configs to write, by member name (members with `mcp: true`). */
   mcpConfigs?: Record<string, unknown>;
   /** The staged pipeline's settings, when the layout has a `pipeline:` section. */
@@ -77,12 +82,14 @@ async function writeRoster(store: TeamStore, spec: TeamSpec): Promise<boolean> {
     const was = previous.get(s.name);
     return {
       name: s.name, role: s.role, kind: s.kind, runtime: s.runtime, speaksProtocol: s.speaksProtocol, planRequired: s.planRequired, planApprover: s.planApprover, tools: s.tools,
+      ...(s.budget ? { budget: s.budget } : {}),
       status: was?.status ?? 'exited', pid: was?.pid ?? null, pidStart: was?.pidStart ?? null, joinedAt: was?.joinedAt ?? null, exitCode: was?.exitCode ?? null,
     };
   });
   await store.writeConfig({
     version: 1, name: spec.name, root: spec.root, layoutFile: spec.layoutFile,
     createdAt: old.ok ? old.config.createdAt : new Date().toISOString(), run: old.ok ? old.config.run : null, members,
+    ...(spec.budget ? { budget: spec.budget } : {}),
   });
   return !old.ok;
 }

@@ -316,11 +316,12 @@ export class TaskBoard implements TaskStore {
    * locks of the task and its neighbours in id order. Returns the tombstone and the tasks now ready.
    */
   async remove(id: string, by: string | null): Promise<Outcome<{ task: Task; nowReady: string[] }>> {
-    return this.noted((r: Outcome<{ task: Task; nowReady: string[] }>) => (r.ok ? [id, ...r.value.nowReady] : []), this.boardLocked(async () => {
+    let neighbours: string[] = [];
+    return this.noted(() => [id, ...neighbours], this.boardLocked(async () => {
       // Edges only change under the board lock, so the neighbours read here are the ones to lock.
       const first = await this.readTask(id);
       if (!first.task) return notFound(id, first.problem);
-      const neighbours = [...first.task.blocks, ...first.task.blockedBy];
+      neighbours = [...first.task.blocks, ...first.task.blockedBy];
       return this.taskLocked([id, ...neighbours], async () => {
         const { task, problem } = await this.readTask(id);
         if (problem) return notFound(id, problem);

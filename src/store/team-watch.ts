@@ -203,6 +203,7 @@ export class TeamWatch {
   private async readAll(): Promise<void> {
     this.fullReload = false;
     const snap = await this.store.tasks.snapshot();
+    // A deleted task is a tombstone kept for the record, not part of the board.
     this.board.reset(snap.tasks.filter((t) => t.status !== 'deleted'));
     this.taskProblems.clear();
     for (const pr of snap.problems) this.taskProblems.set(pr.path, pr);
