@@ -4,9 +4,13 @@
  * owner's frame scheduler draws it. A pane whose process exited stays, with its exit status, until it
  * is restarted or closed.
  */
+import { systemClock, type Clock } from '../host/clock.js';
 import type { Disposable, PaneExit, PaneHost, PaneProcess, PaneSpec } from '../host/types.js';
+import { DirtyRows } from '../vt/dirty-rows.js';
 import { pipeToTerminal } from '../vt/flow.js';
+import { REPLY_QUEUE_LIMIT } from '../vt/limits.js';
 import { PaneTerminal } from '../vt/terminal.js';
+import { paneAppearance } from '../ui/outer-query.js';
 
 /** The scrollback each pane keeps by default, in lines (the layout's `scrollback`). */
 export const SCROLLBACK_LINES = 5_000;
@@ -29,32 +33,47 @@ export class Pane {
   // screen
   readonly term: PaneTerminal;
   dirty = true;
+  /** The visible rows that changed since the pane was last drawn (from the emulator's own tracking). */
+  readonly rows = new DirtyRows();
+  /** False when the emulator cannot say which rows changed: every change is then all rows. */
+  private readonly rowsTracked: boolean;
   scrollMode = false;
   /** A handshake step or other transient note shown in the title. */
   note: string | null = null;
   /** Claude Code does not exit by itself after approving a shutdown: the handshake ends it. */
   endsOnApproval = false;
   /** When the current process was started or adopted (ms since the epoch). */
-  startedAt = Date.now();
+  startedAt: number;
   // replies: a pty pane's emulator answers terminal queries (DA, DSR); under tmux, tmux already
   // does, so only reports the user causes (mouse, focus) are forwarded there
   private readonly answerQueries: boolean;
   private userReport = false;
+  /** Replies dropped because the process was not reading its input (REPLY_QUEUE_LIMIT). */
+  droppedReplies = 0;
   // resources owned by the current process
   private procSubs: Disposable[] = [];
   private readonly exitWaiters = new Set<() => void>();
 
-  constructor(private spec: PaneSpec, role: string, isLead: boolean, answerQueries: boolean, scrollback: number, private readonly onChange: () => void, private readonly onExited: (pane: Pane) => void) {
+  constructor(private spec: PaneSpec, role: string, isLead: boolean, answerQueries: boolean, scrollback: number, private readonly onChange: () => void, private readonly onExited: (pane: Pane) => void, private readonly clock: Clock = systemClock) {
     this.name = spec.id;
+    this.startedAt = clock.now();
     this.role = role;
     this.isLead = isLead;
     this.answerQueries = answerQueries;
-    this.term = new PaneTerminal({ cols: spec.cols, rows: spec.rows, scrollback });
+    // colour and cell-size answers: the outer terminal's, learned at start (else the defaults)
+    this.term = new PaneTerminal({ cols: spec.cols, rows: spec.rows, scrollback, ...paneAppearance() });
     // Terminal replies (DA, DSR) and the mouse and focus reports the user causes go back to the
     // process. (X10-encoded mouse reports past column 95 do not survive UTF-8; SGR ones are fine.)
     this.term.onReply((data) => {
-      if (this.answerQueries || this.userReport) this.proc?.write(data);
+      if (!this.answerQueries && !this.userReport) return;
+      // a program that floods queries and never reads the answers: drop them, do not queue them
+      if (!this.userReport && (this.proc?.queuedInputBytes?.() ?? 0) > REPLY_QUEUE_LIMIT) {
+        this.droppedReplies++;
+        return;
+      }
+      this.proc?.write(data);
     });
+    this.rowsTracked = this.term.onRowsChanged((start, end) => this.rows.mark(start, end)) !== null;
   }
 
   /** Pass a mouse event to the application, if it asked for mouse reports. */
@@ -89,10 +108,10 @@ export class Pane {
   /** Adopt a process that is already running (tmux attach). */
   attach(proc: PaneProcess): void {
     this.proc = proc;
-    this.startedAt = Date.now();
+    this.startedAt = this.clock.now();
     this.life = 'running';
     if (proc.initialScreen) this.term.write(proc.initialScreen, () => this.markDirty());
-    this.procSubs.push(pipeToTerminal(proc, this.term, () => this.markDirty()));
+    this.procSubs.push(pipeToTerminal(proc, this.term, () => this.markParsed()));
     this.procSubs.push(proc.onExit((e) => {
       this.exit = e;
       this.life = 'exited';
@@ -130,10 +149,10 @@ export class Pane {
     if (this.exited()) return Promise.resolve(true);
     return new Promise((resolve) => {
       const done = (): void => {
-        clearTimeout(timer);
+        this.clock.clearTimeout(timer);
         resolve(true);
       };
-      const timer = setTimeout(() => {
+      const timer = this.clock.setTimeout(() => {
         this.exitWaiters.delete(done);
         resolve(false);
       }, timeoutMs);
@@ -157,7 +176,16 @@ export class Pane {
     return this.exit.signal ? `killed by ${this.exit.signal}` : `exited ${this.exit.exitCode ?? '?'}`;
   }
 
+  /** Everything in the pane needs drawing (its size, its view or its process changed). */
   markDirty(): void {
+    this.rows.markAll();
+    this.dirty = true;
+    this.onChange();
+  }
+
+  /** Output was parsed: the rows it changed are already marked, unless the view is scrolled back (it may shift). */
+  private markParsed(): void {
+    if (!this.rowsTracked || this.term.isScrolledBack) this.rows.markAll();
     this.dirty = true;
     this.onChange();
   }

@@ -5,8 +5,10 @@
  * timeout, SIGTERM, then SIGKILL. A refusal stops the handshake and reports its reason. A member that
  * does not speak the protocol (a plain command: a shell, vim, top) is hung up on instead, as closing
  * its terminal would: SIGHUP at once, then SIGTERM and SIGKILL only if it outlives the grace period.
- * Each step is reported through `onStep` so the pane title and sidebar can show it.
+ * Each step is reported through `onStep` so the pane title and sidebar can show it. Every wait is
+ * measured on the given clock, so a test can drive the escalation without sleeping.
  */
+import { sleep, systemClock, type Clock } from '../host/clock.js';
 import type { ProtocolRequest } from '../protocol/types.js';
 import type { TeamStore } from '../store/team.js';
 import { waitOnFolder } from '../store/watch.js';
@@ -30,19 +32,28 @@ export type ShutdownOutcome =
   | { kind: 'exited'; how: 'approved' | 'hung_up' | 'terminated' | 'killed' | 'already' }
   | { kind: 'refused'; reason: string };
 
-/** Wait until request `id` is no longer pending, or the deadline, or `alsoStop()`; null if unanswered. */
-export async function waitForAnswer(store: TeamStore, id: string, timeoutMs: number, alsoStop: () => boolean): Promise<ProtocolRequest | null> {
+/** Wait until request `id` is no longer pending, or the deadline (on `clock`), or `alsoStop()`; null if unanswered. */
+export async function waitForAnswer(store: TeamStore, id: string, timeoutMs: number, alsoStop: () => boolean, clock: Clock = systemClock): Promise<ProtocolRequest | null> {
   // The requests folder announces the answer; a process exiting does not, so look every 250 ms too.
   const answered = async (): Promise<ProtocolRequest | null | undefined> => {
     const r = await store.requests.get(id);
     if (r.ok && r.value.status !== 'pending') return r.value;
     return alsoStop() ? null : undefined;
   };
-  return (await waitOnFolder(store.paths.requests, timeoutMs, answered, { everyMs: 250 })) ?? null;
+  // The deadline is the clock's: when it passes, the folder wait is aborted.
+  const deadline = new AbortController();
+  const settled = new AbortController();
+  void sleep(clock, timeoutMs, settled.signal).then((early) => early || deadline.abort());
+  try {
+    // The folder wait's own timeout is only a backstop (a minute past the deadline, should the clock be a fake that stops).
+    return (await waitOnFolder(store.paths.requests, timeoutMs + 60_000, answered, { everyMs: 250, signal: deadline.signal })) ?? null;
+  } finally {
+    settled.abort();
+  }
 }
 
 /** Run the handshake from `from` (the operator, for the keys) to the target member. */
-export async function shutdownHandshake(store: TeamStore, from: string, target: ShutdownTarget, timeoutMs: number, onStep: (text: string) => void): Promise<ShutdownOutcome> {
+export async function shutdownHandshake(store: TeamStore, from: string, target: ShutdownTarget, timeoutMs: number, onStep: (text: string) => void, clock: Clock = systemClock): Promise<ShutdownOutcome> {
   if (target.exited()) return { kind: 'exited', how: 'already' };
   if (!target.speaksProtocol) return hangUp(target, onStep);
   const opened = await store.openRequest('shutdown', from, target.name, 'the operator asked you to shut down');
@@ -52,7 +63,7 @@ export async function shutdownHandshake(store: TeamStore, from: string, target: 
   }
   await store.updateMember(target.name, { status: 'stopping' });
   onStep('shutdown requested; waiting for shutdown_response');
-  const answer = await waitForAnswer(store, opened.value.id, timeoutMs, () => target.exited());
+  const answer = await waitForAnswer(store, opened.value.id, timeoutMs, () => target.exited(), clock);
   if (target.exited()) return { kind: 'exited', how: 'approved' };
   if (answer?.status === 'rejected') {
     const reason = answer.response?.text || 'no reason given';

@@ -2,7 +2,8 @@
  * `teamux hook EVENT` at work: one Claude Code hook event applied to the team folder through the
  * store. Stop hands over unread messages (the cursor moves only once they are written out) or
  * reports the member idle; PreToolUse is the plan gate; PermissionRequest opens a `permission`
- * request and waits on a file watch for the operator's answer, stepping aside after the timeout;
+ * request and waits on a file watch for the operator's signed answer, stepping aside after the
+ * timeout or when an answer does not verify;
  * the others keep the member's activity record (state, tokens, cost) current.
  */
 import { readFile } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import { reportCycleEnd } from '../agent/duties.js';
 import { CLAUDE_MUTATING_TOOLS, gateAnchorAtStart, gateDecision, memberPlanStatus } from '../agent/gate.js';
 import { updateClaudeActivity } from '../store/claude.js';
 import { withLock } from '../store/lock.js';
+import { checkPermissionAnswer, OPERATOR } from '../protocol/trust.js';
 import type { TeamStore } from '../store/team.js';
 import { waitOnFolder } from '../store/watch.js';
 import { denyTool, keepGoing, permissionDecision, transcriptTokens, type HookInput } from './hook-answers.js';
@@ -119,29 +121,51 @@ async function planGate(store: TeamStore, run: HookRun, io: HookIo): Promise<num
   return 0;
 }
 
-/** Ask the operator through a `permission` request; print nothing (Claude's own prompt stays) on timeout. */
+/**
+ * Ask the operator through a `permission` request and hand Claude Code the answer, but only an answer
+ * signed by the screen that started this member (its key and run from the environment Claude Code
+ * inherited, never from a file): one written by anybody else, a member's own shell included, is
+ * ignored and the hook steps aside, as it does on timeout, so Claude Code asks in its own pane.
+ */
 async function permission(store: TeamStore, run: HookRun, io: HookIo): Promise<number> {
   const cfg = await store.config();
-  const lead = cfg.members.find((m) => m.kind === 'lead')?.name ?? run.member;
+  const me = cfg.members.find((m) => m.name === run.member)!;
+  const trust = gateAnchorAtStart(process.env, me, cfg, cfg.members.find((m) => m.kind === 'lead')?.name ?? '').trust;
+  if (!trust) {
+    // Nobody could answer in a way this hook can check: Claude Code's own prompt decides.
+    store.log.warn(`permission for ${run.member}: no TEAMUX_TRUST_KEY/TEAMUX_RUN in its environment (not started by a teamux screen), so Claude Code asks in its pane`);
+    return 0;
+  }
+  const tool = run.input.tool_name ?? '(unknown tool)';
+  const input = run.input.tool_input ?? {};
   await updateClaudeActivity(store.paths, run.member, { state: 'waiting for permission' });
-  const opened = await store.openPermission(run.member, lead, run.input.tool_name ?? '(unknown tool)', run.input.tool_input ?? {});
+  const opened = await store.openPermission(run.member, OPERATOR, tool, input);
   if (!opened.ok) {
     io.err(`teamux hook: ${opened.message}`);
     return 1;
   }
   const id = opened.value.id;
+  const target = { requestId: id, member: run.member, tool, input, summary: opened.value.body };
   const answered = async () => {
     const r = await store.requests.get(id);
     return r.ok && r.value.status !== 'pending' ? r.value : undefined;
   };
   const answer = await waitOnFolder(store.paths.requests, run.permissionTimeoutMs, answered, { only: (f) => f === `${id}.json`, ...(io.signal ? { signal: io.signal } : {}) });
   if (answer && (answer.status === 'approved' || answer.status === 'rejected')) {
-    // Claude Code acts on the answer when the hook exits, so nothing slow comes first (whoever
-    // answered marked the member working again).
-    await io.out(permissionDecision(answer.status === 'approved', answer.response?.text ?? ''));
-    store.log.info(`permission ${id} for ${run.member}: ${answer.status}, handed to Claude Code`);
+    const checked = checkPermissionAnswer(trust, target, answer);
+    if (checked.ok) {
+      // Claude Code acts on the answer when the hook exits, so nothing slow comes first (whoever
+      // answered marked the member working again).
+      await io.out(permissionDecision(checked.allow, checked.text));
+      store.log.info(`permission ${id} for ${run.member}: ${answer.status}, handed to Claude Code`);
+      return 0;
+    }
+    const why = `an answer to permission ${id} for ${run.member} that does not count was ignored (${checked.why}): Claude Code asks in its pane`;
+    store.log.warn(why);
+    io.err(`teamux hook: ${why}`);
     return 0;
   }
+  if (answer) return 0;
   const why = io.signal?.aborted ? 'the hook was stopped' : `no answer within ${Math.round(run.permissionTimeoutMs / 1000)}s`;
   await store.withdrawRequest(id, run.member, `${why}; Claude Code asks in its pane`);
   return 0;

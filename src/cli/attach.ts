@@ -18,6 +18,7 @@ import { keyTableOf, muxFor, openForMux, requireTty, trustFor } from './start.js
 import { table } from './task.js';
 import { attachTmux, runningTeams, sessionTeamDir, tmuxRun, tmuxSocket } from './tmux-backend.js';
 import type { Verb } from './verb.js';
+import { learnOuterTerminal } from '../ui/outer-query.js';
 
 const OPTS = { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } as const;
 
@@ -68,6 +69,7 @@ export const attachVerb: Verb = {
     try {
       const { host, procs } = await attachTmux(team, layout.root, dir, ctx.env);
       const demoUrl = existsSync(path.join(dir, 'demo-url'));
+      await learnOuterTerminal({ input: process.stdin, output: process.stdout }, layout.theme);
       const mux = muxFor({ layout, layoutFile: cfg.layoutFile, keys, store, host, teamDir: dir, extraEnv: { ...trust.env }, demo: demoUrl && !ctx.env.ANTHROPIC_API_KEY, adopt: procs, memberEnv: trust.memberEnv });
       const code = await mux.run();
       await sayWhyDetached(ctx, store);

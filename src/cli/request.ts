@@ -3,12 +3,14 @@
  * protocols from the command line, through the shared ops (src/ops/requests.ts). Answers go through
  * the state machine, so a duplicate or a mismatched answer is refused with its reason. The CLI has no
  * signing key, so a plan request's answer is refused (`unsigned`): plans are answered on the teamux
- * screen (C-a a / C-a r) or by the lead agent. Plan status checks signatures with the screen's key
+ * screen (C-a a / C-a r) or by the lead; so is a Claude Code member's permission request, which only
+ * the operator answers, on the screen (a member's own shell could run this CLI). Plan status checks signatures with the screen's key
  * from the environment (TEAMUX_TRUST_KEY), else reports the recorded status marked unverified.
  */
 import { actor } from '../ops/op.js';
 import { gateAnchorAtStart } from '../protocol/plan-gate.js';
 import { planStatusOp, requestShutdown, respondShutdown, submitPlan, unsignedRefusal } from '../ops/requests.js';
+import { permissionUnsigned } from '../protocol/requests.js';
 import { accept, type Outcome, type ProtocolRequest } from '../protocol/types.js';
 import { visible } from '../protocol/visible.js';
 import { escapeControls } from '../ui/markdown.js';
@@ -27,14 +29,11 @@ async function answer(ctx: Parameters<SubVerb['run']>[0], argv: string[], approv
   if (!req.ok) return report(ctx, values.json, req, () => '');
   // The command line has no signing key: a plan answer from it would not count.
   if (req.value.type === 'plan_approval') return report(ctx, values.json, unsignedRefusal(id, req.value.to), () => '');
+  // A Claude Code member's permission request is the operator's alone, signed by the screen: any
+  // process of this user could run this command, the member asking included.
+  if (req.value.type === 'permission') return report(ctx, values.json, permissionUnsigned(id), () => '');
   const by = ctx.env.TEAMUX_MEMBER ? actingAs(ctx, values.as) : values.as ?? req.value.to;
-  // A Claude Code member's permission request: the answer goes to its waiting hook (the operator's
-  // call, so no op of a member's tool set answers it).
-  if (req.value.type === 'permission') {
-    const p = await store.answerRequest(id, by, approve, text || (approve ? 'allowed' : ''));
-    return report(ctx, values.json, p, (q) => `permission request ${q.id} from ${q.from}: ${q.status}`);
-  }
-  // What is left is a shutdown request (plan answers were refused above, permissions answered).
+  // What is left is a shutdown request (plan and permission answers were refused above).
   const r = await runAs(store, by, async (octx): Promise<Outcome<ProtocolRequest>> => {
     const a = await respondShutdown.run({ request_id: id, approve, reason: text }, octx);
     return a.ok ? accept(a.value.request) : a;

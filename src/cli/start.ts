@@ -16,7 +16,7 @@ import type { PaneHost, PaneProcess } from '../host/types.js';
 import { buildKeyTable, type KeyTable } from '../keys/keymap.js';
 import { OPERATOR } from '../protocol/trust.js';
 import { initTeam } from '../store/init.js';
-import { defaultBindings } from '../app/actions.js';
+import { defaultBindings } from '../mux/actions.js';
 import { TrustAuthority } from '../store/trust.js';
 import { TeamPaths } from '../store/paths.js';
 import { Multiplexer, type MemberLaunch } from '../app/multiplexer.js';
@@ -28,6 +28,7 @@ import { claudeLaunchOf, kickoffClaudeLead, prepareClaudeMembers } from './claud
 import { claimMuxLock, liveMux, sayWhyDetached } from './mux-lock.js';
 import { startTmuxDemoModel, tmuxHostFor } from './tmux-backend.js';
 import type { Verb } from './verb.js';
+import { learnOuterTerminal } from '../ui/outer-query.js';
 
 /** The folder holding bin/teamux, put first on members' PATH so scripts can call `teamux`. */
 export const BIN_DIR = fileURLToPath(new URL('../../bin', import.meta.url));
@@ -163,15 +164,16 @@ export function requireTty(verb: string): void {
 
 /**
  * This screen's trust root for the run: a keypair in memory whose public key (and the run) every
- * member gets in env, and which signs the operator's plan decisions through the store. An agent lead
- * that approves plans gets a one-time enrolment token in its env only. Dispose it when the screen ends.
+ * member gets in env, and which signs the operator's plan decisions through the store. A lead (agent
+ * or Claude Code) that approves plans gets a one-time enrolment token in its env only. Dispose it when the screen ends.
  */
 export async function trustFor(store: TeamStore, layout: NormalizedLayout, run: string): Promise<{ authority: TrustAuthority; env: Record<string, string>; memberEnv: Record<string, Record<string, string>> }> {
   const authority = new TrustAuthority(store.paths, layout.name, run, store.log);
   store.decisionSigner = authority.signer();
   await authority.serve();
   const memberEnv: Record<string, Record<string, string>> = {};
-  if (layout.planApprover === 'lead' && layout.lead.agent) memberEnv[layout.lead.name] = { TEAMUX_ENROL_TOKEN: authority.issueToken(layout.lead.name) };
+  // A Claude Code lead's env reaches the `teamux mcp` server it starts, which enrols (src/mcp/trust.ts).
+  if (layout.planApprover === 'lead' && (layout.lead.agent || layout.lead.claude)) memberEnv[layout.lead.name] = { TEAMUX_ENROL_TOKEN: authority.issueToken(layout.lead.name) };
   return { authority, env: { TEAMUX_TRUST_KEY: authority.publicKey, TEAMUX_RUN: run }, memberEnv };
 }
 
@@ -234,6 +236,7 @@ export const startVerb: Verb = {
       await prepareClaudeMembers(store, layout, path.join(BIN_DIR, 'teamux'), extraEnv.TEAMUX_DEMO_URL !== undefined);
       await kickoffClaudeLead(store, layout);
       await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
+      await learnOuterTerminal({ input: process.stdin, output: process.stdout }, layout.theme);
       const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv });
       const code = await mux.run();
       await sayWhyDetached(ctx, store);

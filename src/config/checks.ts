@@ -116,7 +116,7 @@ export function layoutWarnings(layout: Layout): Problem[] {
     });
   }
   if (layout.plan_approver === 'lead' && layout.lead.agent === undefined && layout.teammates.some((m) => m.plan_required)) {
-    // Plan decisions are signed (docs/protocol.md §12); only an agent lead enrols a signing key.
+    // Plan decisions are signed (docs/protocol.md §12); only an agent lead (teamux's or Claude Code) enrols a signing key.
     warnings.push({
       path: ['plan_approver'],
       at: 'value',

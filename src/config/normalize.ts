@@ -83,6 +83,8 @@ export interface NormalizedLayout {
   shutdownTimeout: number;
   /** Lines of scrollback per pane. */
   scrollback: number;
+  /** Colours panes report when the outer terminal does not answer (X11 colour strings, as written). */
+  theme: { foreground?: string; background?: string; cursor?: string };
   planApprover: PlanApprover;
   /** Seconds a Claude Code member's permission request waits for teamux's answer. */
   permissionTimeout: number;
@@ -191,6 +193,7 @@ export function normalizeLayout(layout: Layout, ctx: NormalizeContext): Normaliz
     keys: { prefix: layout.keys.prefix, bindings: { ...layout.keys.bindings } },
     shutdownTimeout: layout.shutdown_timeout,
     scrollback: layout.scrollback,
+    theme: { ...layout.theme },
     planApprover: layout.plan_approver,
     permissionTimeout: layout.permission_timeout,
     lead: normalizeMember(layout.lead, true, layout, root, ctx.home, apiKey),

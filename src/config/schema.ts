@@ -251,6 +251,19 @@ const ApiKey = z
   )
   .meta({ description: 'Give agents the API key from a file or a command instead of ANTHROPIC_API_KEY, so it is in no process environment.' });
 
+const XColor = z
+  .string()
+  .regex(/^(#([0-9a-f]{3}){1,4}|rgb:[0-9a-f]{1,4}\/[0-9a-f]{1,4}\/[0-9a-f]{1,4})$/i, { error: (iss) => `expected an X11 colour like #1e1e2e or rgb:1e/1e/2e, got ${describeValue(iss.input)}` });
+
+/** Colours the panes report to programs that ask (OSC 10/11/12) when the outer terminal does not say. */
+const Theme = z
+  .strictObject({
+    foreground: XColor.optional(),
+    background: XColor.optional(),
+    cursor: XColor.optional(),
+  })
+  .meta({ description: "Colours panes report to programs' colour queries (OSC 10/11/12) when the outer terminal does not answer them." });
+
 /** The whole layout file. */
 export const LayoutSchema = z
   .strictObject({
@@ -278,6 +291,7 @@ export const LayoutSchema = z
       .default([]),
     hooks: Hooks.default({}),
     api_key: ApiKey.optional(),
+    theme: Theme.optional(),
   })
   .superRefine(
     (layout, ctx) => {

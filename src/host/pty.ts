@@ -21,6 +21,7 @@ class PtyPane implements PaneProcess {
     this.id = id;
     this.subscriptions.push(term.onExit(({ exitCode, signal }) => {
       this.exited = signal ? { exitCode: null, signal: SIGNALS[signal] ?? `signal ${signal}` } : { exitCode, signal: null };
+      this.dropQueuedInput();
       for (const l of this.exitListeners) l(this.exited);
     }));
   }
@@ -45,6 +46,27 @@ class PtyPane implements PaneProcess {
     if (!this.exited) this.term.write(data);
   }
 
+  queuedInputBytes(): number {
+    const queue = this.writeQueue();
+    if (!queue) return 0;
+    let bytes = 0;
+    for (const task of queue) bytes += task.buffer.length - task.offset;
+    return bytes;
+  }
+
+  // node-pty queues what the kernel's pty buffer refuses (EAGAIN) in its write stream's queue
+  private writeQueue(): { buffer: { length: number }; offset: number }[] | null {
+    const queue = (this.term as unknown as { _writeStream?: { _writeQueue?: unknown } })._writeStream?._writeQueue;
+    return Array.isArray(queue) ? (queue as { buffer: { length: number }; offset: number }[]) : null;
+  }
+
+  // Input the process never read dies with it: left queued, node-pty would retry it on a closed
+  // descriptor and print "Unhandled pty write error" on stderr, which is the human's screen.
+  private dropQueuedInput(): void {
+    const queue = this.writeQueue();
+    if (queue) queue.length = 0;
+  }
+
   resize(cols: number, rows: number): void {
     if (this.exited) return;
     try {
@@ -64,6 +86,8 @@ class PtyPane implements PaneProcess {
 
   kill(signal: NodeJS.Signals = 'SIGTERM'): void {
     if (this.exited) return;
+    // a process told to end takes no more input (what is queued would fail on the closed descriptor)
+    if (signal === 'SIGKILL' || signal === 'SIGTERM' || signal === 'SIGHUP') this.dropQueuedInput();
     try {
       // Signal the whole process group, so a shell's children go too.
       process.kill(-this.term.pid, signal);

@@ -40,6 +40,8 @@ export interface PaneProcess {
   onExit(listener: (exit: PaneExit) => void): Disposable;
   /** Send input (keys, paste, terminal replies) to the process. */
   write(data: string): void;
+  /** Input written but not yet taken by the process's terminal (it is not reading); absent if unknown. */
+  queuedInputBytes?(): number;
   resize(cols: number, rows: number): void;
   /** Flow control: stop reading from the process until resume(). */
   pause(): void;

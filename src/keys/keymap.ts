@@ -1,6 +1,6 @@
 /**
  * The key table: which key (after the prefix, as in tmux) runs which action. The defaults come from
- * the action table (src/app/actions.ts); a layout's `keys` section overrides them. Key names are the same grammar the layout file uses
+ * the action table (src/mux/actions.ts); a layout's `keys` section overrides them. Key names are the same grammar the layout file uses
  * (`C-a`, `M-x`, `?`, `f1`); routing a key is a pure function of the mode and the table.
  */
 import type { KeyAction } from '../config/keys-actions.js';

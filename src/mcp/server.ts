@@ -17,6 +17,7 @@ import { failReply, type OpContext } from '../ops/op.js';
 import type { Member, TeamConfig } from '../protocol/types.js';
 import type { TeamStore } from '../store/team.js';
 import { callResult, instructions, SERVER_NAME, toolsForMember } from './tools.js';
+import { NO_TRUST, type McpTrust } from './trust.js';
 
 /** The version teamux reports at initialize. */
 export const SERVER_VERSION = '0.1.0';
@@ -82,9 +83,9 @@ async function whoIsCalling(store: TeamStore, name: string): Promise<{ team: Tea
 
 /**
  * Serve the protocol as member `name` until the client closes stdin; resolves then. The caller has
- * checked that the member exists.
+ * checked that the member exists, and fixed its trust (plan gate anchor, the lead's signer) at start.
  */
-export async function serveMcp(store: TeamStore, name: string, streams: McpStreams = { input: process.stdin, output: process.stdout }): Promise<void> {
+export async function serveMcp(store: TeamStore, name: string, streams: McpStreams = { input: process.stdin, output: process.stdout }, trust: McpTrust = NO_TRUST): Promise<void> {
   const first = await whoIsCalling(store, name);
   if ('error' in first) throw new Error(first.error);
   const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: instructions(first.team, first.me) });
@@ -114,7 +115,13 @@ export async function serveMcp(store: TeamStore, name: string, streams: McpStrea
       await before;
     }
     try {
-      const ctx: OpContext = { store, team: who.team, me: who.me, signal: AbortSignal.any([extra.signal, ending.signal]) };
+      // The lead's enrolment settles within moments of start (or its timeout); every call sees its outcome.
+      const enrolled = trust.signing ? await trust.signing : null;
+      const ctx: OpContext = {
+        store, team: who.team, me: who.me, signal: AbortSignal.any([extra.signal, ending.signal]), anchor: trust.anchor,
+        signer: enrolled && 'signer' in enrolled ? enrolled.signer : null,
+        ...(enrolled && 'why' in enrolled ? { unsignedWhy: enrolled.why } : {}),
+      };
       const reply = await invoke(op, request.params.arguments ?? {}, ctx);
       if (reply.isError) store.log.info(`mcp ${name}: ${tool} → ${reply.text.split('\n', 1)[0]}`);
       if (reply.delivered && !extra.signal.aborted) {

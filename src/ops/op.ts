@@ -23,6 +23,8 @@ export interface OpContext {
   signal?: AbortSignal;
   /** Signs the caller's plan decisions (an enrolled lead agent); absent: it cannot approve or reject plans. */
   signer?: DecisionSigner | null;
+  /** Why the caller has no signer although it should (its enrolment failed), for the refusal. */
+  unsignedWhy?: string;
   /** The caller's plan gate as fixed at its start (trust key, run, approver); absent: signatures are not checked. */
   anchor?: GateAnchor | null;
 }

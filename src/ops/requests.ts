@@ -2,9 +2,9 @@
  * Request ops: submitting a plan and asking where one's plan gate stands, the approver's answers to
  * plan requests, the lead's shutdown request and a member's answer to one. Answers are thin calls
  * into TeamStore.answerRequest, whose state machine refuses duplicates, wrong responders and type
- * mismatches with a reason. A plan decision is signed with the caller's signer (an enrolled lead
- * agent's key); a caller without one (the CLI, an MCP client) is refused `unsigned` before anything
- * is written. Plan status counts an answer only when its signature checks out against the caller's
+ * mismatches with a reason. A plan decision is signed with the caller's signer (an enrolled lead's
+ * key: teamux's agent lead, or `teamux mcp --as LEAD` for a Claude Code lead); a caller without one
+ * (the CLI, any other MCP client) is refused `unsigned` before anything is written. Plan status counts an answer only when its signature checks out against the caller's
  * start-time anchor; without one, the recorded status is reported, marked unverified.
  */
 import { z } from 'zod';
@@ -62,9 +62,9 @@ export const planStatusOp = defineOp({
 });
 
 /** The refusal for a plan answer from a caller that cannot sign: who answers plan `id` addressed to `to`, and how. */
-export function unsignedRefusal(id: string, to: string): Outcome<never> {
-  const how = to === OPERATOR ? 'the human answers it on the teamux screen (select it, C-a a / C-a r)' : `${to} answers it with its approve_plan / reject_plan tools, signed with the key the teamux screen certified (a lead agent started by teamux with plan_approver: lead)`;
-  return refuse('unsigned', `${id} is a plan request: its answer must be signed, and this caller has no signing key (${how})`);
+export function unsignedRefusal(id: string, to: string, why?: string): Outcome<never> {
+  const how = to === OPERATOR ? 'the human answers it on the teamux screen (select it, C-a a / C-a r)' : `${to} answers it with its approve_plan / reject_plan tools, signed with the key the teamux screen certified (a lead started by teamux with plan_approver: lead)`;
+  return refuse('unsigned', `${id} is a plan request: its answer must be signed, and this caller has no signing key${why ? `: ${why}` : ''} (${how})`);
 }
 
 /** Answer a plan request with the caller's signer; without one the answer would not count, so it is refused. */
@@ -73,7 +73,7 @@ async function signedAnswer(ctx: OpContext, id: string, approve: boolean, feedba
   if (!ctx.signer) {
     const found = await ctx.store.requests.get(id);
     if (found.ok && found.value.type !== 'plan_approval') return ctx.store.answerRequest(id, me, approve, feedback, 'plan_approval_response');
-    return unsignedRefusal(id, found.ok ? found.value.to : me);
+    return unsignedRefusal(id, found.ok ? found.value.to : me, ctx.unsignedWhy);
   }
   return ctx.store.answerRequest(id, me, approve, feedback, 'plan_approval_response', ctx.signer);
 }

@@ -1,12 +1,13 @@
 /**
- * The request/response state machines for shutdown and plan approval. A request belongs to the run
- * it was opened in, starts pending and is closed exactly once: answered by the member (or operator)
- * it targets with a response of its own type, or expired when a new run starts. A plan request may
- * not be addressed to its own author, and a plan decision must carry a signature (see trust.ts);
- * which decisions count is decided by the member's gate, from the current plan only. These are pure
+ * The request/response state machines for shutdown, plan approval and permission. A request belongs
+ * to the run it was opened in, starts pending and is closed exactly once: answered by the member (or
+ * operator) it targets with a response of its own type, or expired when a new run starts. A plan
+ * request may not be addressed to its own author, and a plan decision or a permission answer must
+ * carry a signature (see trust.ts); which answers count is decided by the member's gate (from the
+ * current plan only) and its permission hook. These are pure
  * functions: the store reads the request file, calls resolve(), and writes what comes back.
  */
-import { OPERATOR, type SignedDecision } from './trust.js';
+import { OPERATOR, type ResponseSignature } from './trust.js';
 import { accept, refuse, type Outcome, type ProtocolRequest, type RequestType } from './types.js';
 
 /** A response as it arrives: which kind, from whom, the verdict, and for a plan its signature. */
@@ -15,7 +16,7 @@ export interface ResponseInput {
   by: string;
   approve: boolean;
   text: string;
-  signed?: SignedDecision | null;
+  signed?: ResponseSignature | null;
 }
 
 /** Whether a request may be opened from `from` to `to`: nobody approves their own plan. */
@@ -54,6 +55,11 @@ export function permissionSummary(tool: string, input: unknown): string {
   return `${tool}: ${text.length > 200 ? `${text.slice(0, 199)}…` : text}`;
 }
 
+/** The refusal for a permission answer that is not the operator's signed one from the teamux screen. */
+export function permissionUnsigned(id: string): Outcome<never> {
+  return refuse('unsigned', `request ${id} is a permission request: only the operator answers it, on the teamux screen (select it, C-a a allows, C-a r denies), signed with the screen's key; nothing else counts (after permission_timeout, Claude Code asks in the member's own pane)`);
+}
+
 /** The asker stops waiting for a pending request (only the asker may, and only while it is pending). */
 export function withdraw(req: ProtocolRequest, by: string, reason: string, now: string): Outcome<ProtocolRequest> {
   if (req.status !== 'pending') return refuse('not_pending', `request ${req.id} was already ${req.status} by ${req.response?.by ?? 'someone'}`);
@@ -82,6 +88,7 @@ export function resolve(req: ProtocolRequest, response: ResponseInput, now: stri
     const how = req.to === OPERATOR ? 'from the teamux screen with C-a a / C-a r' : `by ${req.to}'s approve_plan / reject_plan tools, with the key the teamux screen certified`;
     return refuse('unsigned', `request ${req.id} is a plan request: its answer must be signed by ${req.to} (${how})`);
   }
+  if (req.type === 'permission' && !response.signed) return permissionUnsigned(req.id);
   return accept({
     ...req,
     status: response.approve ? 'approved' : 'rejected',

@@ -1,6 +1,6 @@
 /**
- * Signed plan decisions: who may open a plan gate, decided by Ed25519 signatures instead of by names
- * written in files. The trust root is a keypair that one teamux screen (the TUI process) generates in
+ * Signed plan decisions and permission answers: who may open a plan gate or let a Claude Code member's
+ * tool run, decided by Ed25519 signatures instead of by names written in files. The trust root is a keypair that one teamux screen (the TUI process) generates in
  * memory; its public key reaches every member it starts (env TEAMUX_TRUST_KEY) and the private key
  * never leaves that process. The human's decisions are signed by the root directly; an agent lead's
  * by its own in-memory key, vouched for by a certificate the root signs after a one-time enrolment.
@@ -44,6 +44,32 @@ export const SignedDecision = z.object({
   certificate: Certificate.nullable().default(null),
 });
 export type SignedDecision = z.infer<typeof SignedDecision>;
+
+/**
+ * What the operator's signature on a permission answer says: allow or deny this tool call (its
+ * tool and input, as the request recorded them), for this member's request in this run, with this
+ * feedback text (it reaches the member's model as the operator's words).
+ */
+export const PermissionClaim = z.object({
+  kind: z.literal('permission'),
+  team: z.string(),
+  run: z.string(),
+  requestId: z.string(),
+  member: z.string(),
+  approver: z.string(),
+  decision: z.enum(['allow', 'deny']),
+  callSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  textSha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type PermissionClaim = z.infer<typeof PermissionClaim>;
+
+/** A signed permission answer, as stored in a request's response (always the root key's). */
+export const SignedPermission = z.object({ claim: PermissionClaim, signature: z.string() });
+export type SignedPermission = z.infer<typeof SignedPermission>;
+
+/** Whatever signature a request's response carries: a plan decision or a permission answer. */
+export const ResponseSignature = z.union([SignedDecision, SignedPermission]);
+export type ResponseSignature = z.infer<typeof ResponseSignature>;
 
 /** A lead's request for a certificate: its public key, authenticated with the one-time token. */
 export const Enrolment = z.object({
@@ -93,6 +119,17 @@ export function planDigest(text: string): string {
 export function claimBytes(c: DecisionClaim): Buffer {
   const ordered = [c.team, c.run, c.requestId, c.member, c.approver, c.decision, c.planSha256];
   return Buffer.from(`teamux-plan-decision-v2\n${JSON.stringify(ordered)}`, 'utf8');
+}
+
+/** The sha256 of a tool call as a permission claim carries it: the tool name and its input, as JSON. */
+export function callDigest(tool: string, input: unknown): string {
+  return createHash('sha256').update(JSON.stringify([tool, input ?? null]), 'utf8').digest('hex');
+}
+
+/** The exact bytes a permission answer's signature covers. */
+export function permissionClaimBytes(c: PermissionClaim): Buffer {
+  const ordered = [c.team, c.run, c.requestId, c.member, c.approver, c.decision, c.callSha256, c.textSha256];
+  return Buffer.from(`teamux-permission-decision-v1\n${JSON.stringify(ordered)}`, 'utf8');
 }
 
 /** The exact bytes a certificate signature covers. */
@@ -154,11 +191,68 @@ export interface DecisionSigner {
   readonly identity: string;
   /** Sign a claim (its approver must be this identity). */
   sign(claim: DecisionClaim): SignedDecision;
+  /** Sign a permission answer: only the screen's root key can (the operator alone answers them). */
+  signPermission?(claim: PermissionClaim): SignedPermission;
 }
 
 /** A signer for the human at the screen: the root key itself. */
 export function rootSigner(root: KeyObject): DecisionSigner {
-  return { identity: OPERATOR, sign: (claim) => ({ claim, signature: signBytes(root, claimBytes(claim)), certificate: null }) };
+  return {
+    identity: OPERATOR,
+    sign: (claim) => ({ claim, signature: signBytes(root, claimBytes(claim)), certificate: null }),
+    signPermission: (claim) => ({ claim, signature: signBytes(root, permissionClaimBytes(claim)) }),
+  };
+}
+
+/** The claim the operator signs when answering permission request `req` (its payload holds the call). */
+export function permissionClaimOf(team: string, req: ProtocolRequest, approve: boolean, text: string): PermissionClaim {
+  const call = req.payload ?? {};
+  return {
+    kind: 'permission', team, run: req.run ?? '', requestId: req.id, member: req.from, approver: OPERATOR,
+    decision: approve ? 'allow' : 'deny', callSha256: callDigest(String(call['tool'] ?? ''), call['input']), textSha256: planDigest(text),
+  };
+}
+
+/** The plan decision a response carries, or null when it carries none (or a permission answer). */
+export function planSignature(signed: ResponseSignature | null | undefined): SignedDecision | null {
+  return signed && 'planSha256' in signed.claim ? (signed as SignedDecision) : null;
+}
+
+/** The tool call a member's hook asked permission for, as it knows it (not as the request file says). */
+export interface PermissionTarget {
+  requestId: string;
+  member: string;
+  tool: string;
+  input: unknown;
+  /** The request's one-line summary must still be what the call gives (the operator read it). */
+  summary: string;
+}
+
+/**
+ * Whether the answer on record for a permission request counts: signed by the screen's root key for
+ * this team, run, request, member, exact tool call and feedback text, agreeing with the recorded
+ * status. Returns the decision and the feedback, or why it does not count.
+ */
+export function checkPermissionAnswer(anchor: TrustAnchor | null, target: PermissionTarget, req: ProtocolRequest): { ok: true; allow: boolean; text: string } | { ok: false; why: string } {
+  if (!anchor) return { ok: false, why: 'this process was not started by a teamux screen (no TEAMUX_TRUST_KEY), so it cannot check signatures' };
+  if (req.status !== 'approved' && req.status !== 'rejected') return { ok: false, why: `the request is ${req.status}` };
+  const r = req.response;
+  const signed = r?.signed && !('planSha256' in r.signed.claim) ? (r.signed as SignedPermission) : null;
+  if (!r || !signed) return { ok: false, why: 'unsigned' };
+  const c = signed.claim;
+  if (req.id !== target.requestId || req.from !== target.member || req.type !== 'permission') return { ok: false, why: 'not the request this hook opened' };
+  if (req.run !== anchor.run || c.run !== anchor.run) return { ok: false, why: 'signed in another run' };
+  if (c.team !== anchor.team) return { ok: false, why: `signed for team ${c.team}, not ${anchor.team}` };
+  if (c.requestId !== target.requestId) return { ok: false, why: 'signed for another request' };
+  if (c.member !== target.member) return { ok: false, why: `signed for ${c.member}'s request` };
+  if (c.approver !== OPERATOR || r.by !== OPERATOR) return { ok: false, why: 'only the operator answers permission requests' };
+  if (c.callSha256 !== callDigest(target.tool, target.input)) return { ok: false, why: 'signed for a different tool call' };
+  if (req.body !== target.summary) return { ok: false, why: 'the request\'s summary was changed after it was opened' };
+  if (c.textSha256 !== planDigest(r.text)) return { ok: false, why: 'signed for a different feedback text' };
+  const allow = c.decision === 'allow';
+  if (allow !== (req.status === 'approved') || allow !== r.approve) return { ok: false, why: 'the signed decision does not match the recorded status' };
+  if (!verifyBytes(anchor.trustKey, permissionClaimBytes(c), signed.signature)) return { ok: false, why: 'bad signature' };
+  return { ok: true, allow, text: r.text };
 }
 
 /** A signer for an enrolled lead: its own key, with the certificate that vouches for it. */
@@ -208,7 +302,7 @@ export function checkDecision(anchor: TrustAnchor, target: DecisionTarget, signe
 /** Whether the answer on record for a plan request counts: signed for it by `approver`, under `anchor`. */
 export function answerTrusted(anchor: TrustAnchor | null, approver: string, req: ProtocolRequest): boolean {
   if (!anchor || !req.response || req.run !== anchor.run) return false;
-  const r = checkDecision(anchor, { requestId: req.id, member: req.from, approver, planText: req.body }, req.response.signed);
+  const r = checkDecision(anchor, { requestId: req.id, member: req.from, approver, planText: req.body }, planSignature(req.response.signed));
   return r.ok && (r.decision === 'approve') === (req.status === 'approved') && req.response.approve === (req.status === 'approved');
 }
 
@@ -217,6 +311,6 @@ export function whyUntrusted(anchor: TrustAnchor | null, approver: string, req: 
   if (!anchor) return 'this process was not started by a teamux screen (no TEAMUX_TRUST_KEY), so it cannot check signatures';
   if (!req.response) return 'no answer';
   if (answerTrusted(anchor, approver, req)) return null;
-  const r = checkDecision(anchor, { requestId: req.id, member: req.from, approver, planText: req.body }, req.response.signed);
+  const r = checkDecision(anchor, { requestId: req.id, member: req.from, approver, planText: req.body }, planSignature(req.response.signed));
   return r.ok ? 'the signed decision does not match the recorded status' : r.why;
 }

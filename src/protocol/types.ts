@@ -4,7 +4,7 @@
  * messages shown when a file edited by hand does not parse. See docs/protocol.md.
  */
 import { z } from 'zod';
-import { SignedDecision } from './trust.js';
+import { ResponseSignature } from './trust.js';
 
 export const PROTOCOL_VERSION = 1;
 /** Requests are version 2: they belong to a run and a plan decision carries a signature (version 1 files are still read). */
@@ -138,8 +138,8 @@ export const ProtocolRequest = z.object({
   response: z
     .object({
       by: Name, approve: z.boolean(), text: z.string(), at: z.string(),
-      /** A plan decision's signature; the plan gate counts nothing else. */
-      signed: SignedDecision.nullable().default(null),
+      /** A plan decision's or a permission answer's signature; the gate and the hook count nothing else. */
+      signed: ResponseSignature.nullable().default(null),
     })
     .nullable()
     .default(null),

@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { answerIsMessaged, checkOpen, permissionSummary, requestMessageType, responseMessageType, type ResponseInput } from '../protocol/requests.js';
-import { OPERATOR, planDigest, type DecisionSigner } from '../protocol/trust.js';
+import { OPERATOR, permissionClaimOf, planDigest, type DecisionSigner, type ResponseSignature } from '../protocol/trust.js';
 import {
   accept, refuse, TeamConfig, type Member, type MemberStatus, type Message, type Outcome, type ProtocolRequest,
   type RequestType, type Task,
@@ -308,7 +308,7 @@ export class TeamStore {
 
   /** Open a permission request from a Claude Code member (no message: its hook waits on the file). */
   async openPermission(from: string, to: string, tool: string, input: unknown): Promise<Outcome<ProtocolRequest>> {
-    for (const who of [from, to]) {
+    for (const who of to === OPERATOR ? [from] : [from, to]) {
       const m = await this.member(who);
       if (!m.ok) return m;
     }
@@ -327,21 +327,27 @@ export class TeamStore {
   /**
    * Answer a request and deliver the *_response message to whoever asked. A plan decision is signed
    * by `signer` (the screen's root key for the operator, the lead's enrolled key for the lead) over
-   * this team, the request's run, its author, the approver and the plan text; without one it is refused.
+   * this team, the request's run, its author, the approver and the plan text; a permission answer by
+   * the root key alone, over the tool call and the feedback; without a signature either is refused.
    */
   async answerRequest(id: string, by: string, approve: boolean, text: string, type?: ResponseInput['type'], signer = this.decisionSigner): Promise<Outcome<ProtocolRequest>> {
     const found = await this.requests.get(id);
     if (!found.ok) return found;
     const q = found.value;
     const responseType = type ?? responseMessageType(q.type);
-    let signed = null;
-    if (q.type === 'plan_approval' && signer && signer.identity === by) {
+    let signed: ResponseSignature | null = null;
+    const signs = q.type === 'plan_approval' || (q.type === 'permission' && signer?.signPermission !== undefined);
+    if (signs && signer && signer.identity === by) {
       const pid = this.startedByEarlierScreen.get(q.from);
       if (pid !== undefined && (await this.config()).members.find((m) => m.name === q.from)?.pid === pid) {
-        return refuse('untrusted_screen', `${q.from} was started by an earlier teamux screen and trusts only that screen's key, so this screen's answer would not count: restart ${q.from} here (C-a R), then answer its new plan`);
+        const then = q.type === 'permission' ? 'its own prompt asks in its pane after permission_timeout' : 'then answer its new plan';
+        return refuse('untrusted_screen', `${q.from} was started by an earlier teamux screen and trusts only that screen's key, so this screen's answer would not count: restart ${q.from} here (C-a R), ${then}`);
       }
       const team = (await this.config()).name;
-      signed = signer.sign({ team, run: q.run ?? '', requestId: q.id, member: q.from, approver: by, decision: approve ? 'approve' : 'reject', planSha256: planDigest(q.body) });
+      // A permission answer is the operator's alone (only the root signer has signPermission).
+      signed = q.type === 'permission'
+        ? signer.signPermission!(permissionClaimOf(team, q, approve, text))
+        : signer.sign({ team, run: q.run ?? '', requestId: q.id, member: q.from, approver: by, decision: approve ? 'approve' : 'reject', planSha256: planDigest(q.body) });
     }
     const r = await this.requests.answer(id, { type: responseType, by, approve, text, signed });
     if (!r.ok) return r;

@@ -10,7 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { z } from 'zod';
 import {
-  Certificate, Enrolment, enrolmentValid, issueCertificate, keyId, newKeyPair, parsePublicKey, rootSigner, type DecisionSigner, type KeyPair,
+  Certificate, certificateValid, Enrolment, enrolmentValid, issueCertificate, keyId, leadSigner, makeEnrolment, newKeyPair, parsePublicKey, rootSigner,
+  type DecisionSigner, type KeyPair, type TrustAnchor,
 } from '../protocol/trust.js';
 import { ensureDir, parseJson, readText, writeJson } from './fsx.js';
 import type { Log } from './log.js';
@@ -70,6 +71,29 @@ export class TrustFiles {
   async reply(id: string, answer: EnrolmentAnswer): Promise<void> {
     await writeJson(this.paths.enrolmentAnswer(id), answer);
   }
+}
+
+/** The outcome of an enrolment: the lead's signer, or why it has none. */
+export type Enrolled = { signer: DecisionSigner } | { why: string };
+
+/**
+ * Enrol a fresh in-memory key for `member` with the one-time `token` its screen gave it: write the
+ * MAC'd enrolment, wait (bounded) for the screen's answer, and check the certificate against the
+ * trust key fixed at start before trusting it. Shared by teamux's agent lead and `teamux mcp --as
+ * LEAD` (a Claude Code lead); the caller says the outcome where its user sees it.
+ */
+export async function enrolKey(files: TrustFiles, anchor: TrustAnchor | null, member: string, token: string, timeoutMs: number, signal?: AbortSignal): Promise<Enrolled> {
+  if (!anchor) return { why: 'TEAMUX_ENROL_TOKEN is set but TEAMUX_TRUST_KEY or the run is missing' };
+  const keys = newKeyPair();
+  const id = await files.submit(makeEnrolment(token, { team: anchor.team, run: anchor.run, member, publicKey: keys.publicKey }));
+  const answer = await files.waitForAnswer(id, timeoutMs, signal);
+  if (!answer) return { why: `the teamux screen did not answer the enrolment within ${Math.round(timeoutMs / 1000)} s` };
+  if ('refused' in answer) return { why: `the teamux screen refused the enrolment: ${answer.refused}` };
+  const cert = answer.certificate;
+  if (cert.publicKey !== keys.publicKey || !certificateValid(anchor.trustKey, cert, { team: anchor.team, run: anchor.run, member })) {
+    return { why: 'the certificate is not signed by this screen\'s key for this key (a forged answer?)' };
+  }
+  return { signer: leadSigner(keys.privateKey, cert) };
 }
 
 /** The screen's trust root for one run: signs the operator's decisions and certifies the lead's key. */

@@ -1,16 +1,17 @@
 /**
- * Drawing a pane's emulator into blessed's cell grid. paintPane copies the visible rows of a
- * PaneTerminal into `screen.lines[y][x] = [attr, ch]` inside a rectangle and marks the rows it
- * changed dirty; blessed's draw (patched by blessed-attrs.ts) then sends only what differs from
- * the previous frame. The only state owned here is one scratch row of cells reused by every call,
- * so a frame allocates nothing per cell. Nothing here calls screen.render(): the owner schedules
+ * Drawing a pane's emulator into the surface's cell grid. paintPane copies the visible rows of a
+ * PaneTerminal into `grid.lines[y][x] = [attr, ch]` inside a rectangle and marks the rows it
+ * changed dirty; the surface's flush (ui/screen.ts) then sends only what differs from the previous
+ * frame. Given the emulator's changed rows, it reads only those: a pane printing one line costs one
+ * row, not the whole pane. The only state owned here is one scratch row of cells reused by every call,
+ * so a frame allocates nothing per cell. Nothing here flushes the surface: the owner schedules
  * frames and positions the real cursor from the PaneCursor returned.
  */
 
-import type { Widgets } from 'blessed';
 import type { Cell } from '../vt/cells.js';
+import type { RowRange } from '../vt/dirty-rows.js';
 import type { PaneCursor, PaneTerminal } from '../vt/terminal.js';
-import { installBlessedAttrs, type BlessedScreenInternals } from './blessed-attrs.js';
+import type { CellGrid } from './surface.js';
 
 /** Where a pane's content sits on the screen, in cells. */
 export interface PaneRect {
@@ -24,18 +25,19 @@ export interface PaneRect {
 const scratch: Cell[] = [];
 
 /**
- * Copy the emulator's visible rows into the screen's cell grid within rect; returns the pane's
- * cursor in screen coordinates (visible is false when hidden, scrolled away or outside rect).
+ * Copy the emulator's visible rows into the screen's cell grid within rect (only `rows`, the rows
+ * that changed since the last frame, when given); returns the pane's cursor in screen coordinates
+ * (visible is false when hidden, scrolled away or outside rect).
  */
-export function paintPane(screen: Widgets.Screen, term: PaneTerminal, rect: PaneRect): PaneCursor {
-  installBlessedAttrs();
-  const internals = screen as unknown as BlessedScreenInternals;
-  const lines = internals.lines;
-  const blank = internals.dattr;
+export function paintPane(grid: CellGrid, term: PaneTerminal, rect: PaneRect, rows: RowRange = null): PaneCursor {
+  const lines = grid.lines;
+  const blank = grid.blank;
   const left = Math.max(0, rect.left);
   const skip = left - rect.left;
+  const from = rows ? Math.max(0, rows.start) : 0;
+  const to = rows ? Math.min(rect.height - 1, rows.end) : rect.height - 1;
 
-  for (let y = 0; y < rect.height; y++) {
+  for (let y = from; y <= to; y++) {
     const line = lines[rect.top + y];
     if (!line) continue;
     const filled = y < term.rows ? term.readRowInto(y, scratch) : 0;

@@ -10,7 +10,9 @@
  * answers the checksum of a rectangle of the pane's own screen, as a VT420 does: the negated 16-bit
  * sum of the characters in it, a blank counting as a space. DECALN resets the scroll margins
  * before xterm fills the screen, as xterm and the VT510 do. The conformance level a program sets
- * with DECSCL is kept: below VT300 (level 3) DECRQM is not answered, as on a VT220.
+ * with DECSCL is kept: below VT300 (level 3) DECRQM is not answered, as on a VT220. The cursor
+ * position report (CPR, DECXCPR) says the last column while a wrap is pending and counts rows from
+ * the top margin under origin mode, as xterm does.
  */
 
 import type { IDisposable, Terminal } from '@xterm/headless';
@@ -124,6 +126,17 @@ export class TerminalAnswers {
       return pause === false ? true : pause.then(() => true);
     });
     if (checksum) out.push(checksum);
+    // CPR and DECXCPR: xterm's headless core reports the pending-wrap column (cols + 1) and ignores
+    // DECOM; a VT100 reports the last column, and rows from the top margin under origin mode
+    for (const prefix of ['', '?']) {
+      const cpr = registerParamsHook(term, { prefix, final: 'n' }, (params) => {
+        if (params.length < 1 || params.params[0] !== 6) return false;
+        const { row, col } = cursorReport(term);
+        reply(`\x1b[${prefix}${row};${col}R`);
+        return true;
+      });
+      if (cpr) out.push(cpr);
+    }
     const conformance = registerParamsHook(term, { intermediates: '"', final: 'p' }, (params) => {
       const value = params.length > 0 ? params.params[0]! : 0;
       if (value >= 61 && value <= 65) this.level = value - 60;
@@ -162,6 +175,13 @@ export class TerminalAnswers {
     });
     return out;
   }
+}
+
+/** The cursor as CPR reports it: 1-based, the last column while a wrap is pending, rows from the top margin under DECOM. */
+export function cursorReport(term: Terminal): { row: number; col: number } {
+  const buffer = term.buffer.active;
+  const top = term.modes.originMode ? scrollRegion(term).top : 0;
+  return { row: buffer.cursorY - top + 1, col: Math.min(buffer.cursorX, term.cols - 1) + 1 };
 }
 
 /** DECRQCRA: the request id, the cells summed, and the checksum of the requested rectangle. */

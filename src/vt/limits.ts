@@ -15,6 +15,13 @@
 import type { IDisposable, IFunctionIdentifier, Terminal } from '@xterm/headless';
 import { registerEscHook, registerParamsHook, type HookResult, type RawParams } from './xterm-internals.js';
 
+/**
+ * Input queued for a process that is not reading it, past which the emulator's replies (DA, CPR,
+ * size and colour reports) are dropped: a program that floods queries and never reads the answers
+ * must not make teamux hold them without limit. Keys and pastes are never dropped.
+ */
+export const REPLY_QUEUE_LIMIT = 64 * 1024;
+
 /** Cells of metered work after which the parser yields to the event loop (roughly 10 ms). */
 export const YIELD_CELLS = 50_000;
 

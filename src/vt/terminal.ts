@@ -12,23 +12,29 @@
  * ~12 ms. xterm's own logging is off (it would write to stderr, which is the human's screen).
  */
 
+import { watchRefreshRows } from './dirty-rows.js';
 import xtermHeadless from '@xterm/headless';
 import type { IDisposable, Terminal as XtermTerminal } from '@xterm/headless';
 import { CellReader, type Cell } from './cells.js';
+import { compactLine, expandLine, HistoryStore, type CompactLine } from './history.js';
 import { REPORT_WINDOW_OPTIONS, TerminalAnswers, type CellPixels, type TerminalColors } from './answers.js';
 import { installSequenceLimits, WorkMeter } from './limits.js';
+import { installReverseWrap } from './reverse-wrap.js';
 import { teamuxUnicode, UNICODE_VERSION } from './width.js';
 import {
   capCombiningMarks,
+  registerParamsHook,
   isCursorHidden,
   markUserInput,
   mouseEncodingOf,
+  onNormalLinesEvicted,
   triggerMouseEvent,
   type MouseEncoding,
   type MouseReport,
 } from './xterm-internals.js';
 
 const TRAILING_SPACES = / +$/;
+const EMPTY_LINE: CompactLine = { text: '', layout: null, runs: null, wrapped: false };
 
 // @xterm/headless ships CommonJS only; under Node ESM its exports arrive on the default import.
 const { Terminal } = xtermHeadless;
@@ -70,6 +76,12 @@ export interface PaneCursor {
  */
 export const SLICE_BYTES = 16 * 1024;
 
+/**
+ * Scrollback lines xterm itself keeps, at full width (they reflow on a resize); older history is
+ * kept compactly (history.ts), up to the pane's scrollback in all.
+ */
+export const XTERM_SCROLLBACK = 200;
+
 /** Options for a new PaneTerminal. */
 export interface PaneTerminalOptions {
   cols: number;
@@ -97,15 +109,24 @@ export class PaneTerminal implements Disposable {
   private readonly meter = new WorkMeter();
   /** What the pane answers to size and colour queries; the owner may update colours and cell size. */
   readonly answers: TerminalAnswers;
+  // history older than xterm's scrollback, and the viewport over both: how many lines it is above
+  // the live screen, and where history stood when that was last brought up to date
+  private readonly history: HistoryStore;
+  private discardEvicted = false;
+  private offset = 0;
+  private historyMark = 0;
+  private readonly evictScratch: Cell[] = [];
+  private readonly rowScratch: Cell[] = [];
   // flow control: bytes handed to write() whose parse callback has not fired yet
   private pending = 0;
   private disposed = false;
 
   constructor(options: PaneTerminalOptions) {
+    const scrollback = options.scrollback ?? 5000;
     this.term = new Terminal({
       cols: options.cols,
       rows: options.rows,
-      scrollback: options.scrollback ?? 5000,
+      scrollback: Math.min(scrollback, XTERM_SCROLLBACK),
       allowProposedApi: true,
       logLevel: 'off',
       windowOptions: { ...REPORT_WINDOW_OPTIONS },
@@ -116,8 +137,23 @@ export class PaneTerminal implements Disposable {
     this.term.unicode.activeVersion = UNICODE_VERSION;
     for (const limit of installSequenceLimits(this.term, this.meter)) this.subscriptions.push(limit);
     capCombiningMarks(this.term);
+    for (const handler of installReverseWrap(this.term, (data) => this.emitReply(data, false))) this.subscriptions.push(handler);
     for (const handler of this.answers.install(this.term, this.meter, (data) => this.emitReply(data, false))) this.subscriptions.push(handler);
     this.reader = new CellReader(this.term.buffer.active.getNullCell());
+    this.history = new HistoryStore(Math.max(0, scrollback - XTERM_SCROLLBACK));
+    const evictions = onNormalLinesEvicted(this.term, (count) => this.keepEvicted(count));
+    // without the hook xterm keeps the whole scrollback itself, at full width
+    if (evictions) this.subscriptions.push(evictions);
+    else this.term.options.scrollback = scrollback;
+    // ED 3 clears the scrollback: the compact history too, and what xterm trims is not kept
+    const clear = registerParamsHook(this.term, { final: 'J' }, (params) => {
+      if (params.length < 1 || params.params[0] !== 3) return false;
+      this.history.clear();
+      this.discardEvicted = true;
+      queueMicrotask(() => (this.discardEvicted = false));
+      return false;
+    });
+    if (clear) this.subscriptions.push(clear);
     this.track(this.term.onData((data) => this.emitReply(data, false)));
     this.track(this.term.onBinary((data) => this.emitReply(data, true)));
   }
@@ -191,24 +227,30 @@ export class PaneTerminal implements Disposable {
 
   /** Move the viewport through history: negative is up (older), positive down. */
   scrollBy(lines: number): void {
-    this.term.scrollLines(lines);
+    this.followHistory();
+    this.offset = Math.max(0, Math.min(this.historyLength, this.offset - lines));
   }
 
   /** Return the viewport to the live screen. */
   scrollToBottom(): void {
-    this.term.scrollToBottom();
+    this.offset = 0;
   }
 
   /** Whether the viewport shows history rather than the live screen. */
   get isScrolledBack(): boolean {
-    const buffer = this.term.buffer.active;
-    return buffer.viewportY < buffer.baseY;
+    return this.scrollOffset > 0;
   }
 
   /** How many lines the viewport is above the live screen (0 when at the bottom). */
   get scrollOffset(): number {
+    this.followHistory();
+    return this.offset;
+  }
+
+  /** Lines of history above the live screen: the compact ones, then xterm's (none on the alternate screen). */
+  get historyLength(): number {
     const buffer = this.term.buffer.active;
-    return buffer.baseY - buffer.viewportY;
+    return buffer.type === 'alternate' ? 0 : this.history.length + buffer.baseY;
   }
 
   /** The modes set by the application. */
@@ -228,7 +270,7 @@ export class PaneTerminal implements Disposable {
   /** The cursor in viewport coordinates. */
   get cursor(): PaneCursor {
     const buffer = this.term.buffer.active;
-    const y = buffer.cursorY + buffer.baseY - buffer.viewportY;
+    const y = buffer.cursorY + this.scrollOffset;
     const x = Math.min(buffer.cursorX, this.term.cols - 1);
     const visible = !isCursorHidden(this.term) && y >= 0 && y < this.term.rows;
     return { x, y, visible };
@@ -261,25 +303,65 @@ export class PaneTerminal implements Disposable {
 
   /** Fill `out` with the cells of visible row y, reusing its Cell objects; returns `cols`. */
   readRowInto(y: number, out: Cell[]): number {
-    const buffer = this.term.buffer.active;
-    return this.reader.read(buffer.getLine(buffer.viewportY + y), this.term.cols, out);
+    const row = this.viewportRow(y);
+    if (row.compact) return expandLine(row.compact, this.term.cols, out);
+    return this.reader.read(row.line, this.term.cols, out);
   }
 
   /** Visit the cells of visible row y without allocating; the cell is reused between calls. */
   forEachCell(y: number, visit: (x: number, cell: Readonly<Cell>) => void): void {
-    const buffer = this.term.buffer.active;
-    this.reader.visit(buffer.getLine(buffer.viewportY + y), this.term.cols, visit);
+    const row = this.viewportRow(y);
+    if (!row.compact) {
+      this.reader.visit(row.line, this.term.cols, visit);
+      return;
+    }
+    const cells = this.rowScratch;
+    expandLine(row.compact, this.term.cols, cells);
+    for (let x = 0; x < cells.length; x++) visit(x, cells[x]!);
   }
 
   /** The plain text of the visible rows, right-trimmed (written spaces too, not only empty cells). */
   snapshotText(): string[] {
-    const buffer = this.term.buffer.active;
     const rows: string[] = [];
     for (let y = 0; y < this.term.rows; y++) {
-      const text = buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '';
+      const row = this.viewportRow(y);
+      let text: string;
+      if (row.compact) {
+        expandLine(row.compact, this.term.cols, this.rowScratch);
+        text = this.rowScratch.map((cell) => cell.ch).join('');
+      } else text = row.line?.translateToString(true) ?? '';
       rows.push(text.replace(TRAILING_SPACES, ''));
     }
     return rows;
+  }
+
+  /** Visible row y: a compact history line, or a line of xterm's buffer. */
+  private viewportRow(y: number): { compact: CompactLine | undefined; line: ReturnType<XtermTerminal['buffer']['active']['getLine']> } {
+    const buffer = this.term.buffer.active;
+    if (buffer.type === 'alternate') return { compact: undefined, line: buffer.getLine(buffer.viewportY + y) };
+    // rows of history and screen, oldest first: the compact lines, then xterm's buffer
+    const index = this.historyLength - this.scrollOffset + y;
+    if (index < this.history.length) return { compact: this.history.get(index) ?? EMPTY_LINE, line: undefined };
+    return { compact: undefined, line: buffer.getLine(index - this.history.length) };
+  }
+
+  /** Keep the viewport on the same lines while output pushes new ones into history. */
+  private followHistory(): void {
+    const mark = this.history.added + this.term.buffer.normal.baseY;
+    if (this.offset > 0) this.offset = Math.max(0, Math.min(this.historyLength, this.offset + mark - this.historyMark));
+    this.historyMark = mark;
+  }
+
+  /** xterm is about to drop its `count` oldest scrollback lines: keep them compactly. */
+  private keepEvicted(count: number): void {
+    if (this.discardEvicted) return;
+    const buffer = this.term.buffer.normal;
+    for (let i = 0; i < count; i++) {
+      const line = buffer.getLine(i);
+      if (!line) continue;
+      this.reader.read(line, line.length, this.evictScratch);
+      this.history.push(compactLine(this.evictScratch, line.length, line.isWrapped));
+    }
   }
 
   /** Release the emulator and every listener. */
@@ -289,6 +371,12 @@ export class PaneTerminal implements Disposable {
     for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
     this.replyListeners.clear();
     this.term.dispose();
+  }
+
+  /** Listen for the visible rows each parse changed (start..end, inclusive); null when xterm does not say. */
+  onRowsChanged(listener: (start: number, end: number) => void): Disposable | null {
+    const sub = watchRefreshRows(this.term, listener);
+    return sub ? this.track(sub) : null;
   }
 
   /** Register an emulator subscription with this pane; disposing it also forgets it. */

@@ -2,7 +2,9 @@
  * The few pieces of @xterm/headless state that its public API does not expose: the mouse report
  * encoding (DECSET 1006/1016), cursor visibility (DECTCEM), the mouse-report encoder, the parser's
  * own parameter object (so limits.ts can clamp counts in place) and the combining-mark store of a
- * buffer line (so one cell cannot grow without bound). Each is
+ * buffer line (so one cell cannot grow without bound), the cursor's cell and the C0 handlers (so
+ * reverse-wrap.ts can move the cursor back across lines as xterm does), and the moment the normal
+ * buffer drops its oldest lines (so history.ts can keep them compactly). Each is
  * read through a narrow, guarded view of `terminal._core`, so a version of xterm that renames them
  * degrades to a sane default instead of throwing; test/vt/terminal-modes.test.ts pins them.
  */
@@ -49,7 +51,9 @@ interface XtermCore {
   coreService?: { isCursorHidden?: boolean };
   registerCsiHandler?(id: IFunctionIdentifier, callback: (params: RawParams) => boolean | Promise<boolean>): IDisposable;
   registerEscHandler?(id: IFunctionIdentifier, callback: () => boolean | Promise<boolean>): IDisposable;
-  buffer?: { lines?: { get?(index: number): object | undefined }; scrollTop?: number; scrollBottom?: number };
+  buffer?: { lines?: { get?(index: number): object | undefined }; scrollTop?: number; scrollBottom?: number; x?: number; y?: number };
+  _inputHandler?: { _parser?: { setExecuteHandler?(flag: string, callback: () => boolean): void } };
+  buffers?: { normal?: { lines?: object } };
   _writeBuffer?: { handleUserInput?(): void };
   coreMouseService?: {
     activeEncoding?: string;
@@ -181,4 +185,92 @@ export function resetScrollRegion(terminal: Terminal): void {
   if (!buffer || typeof buffer.scrollTop !== 'number' || typeof buffer.scrollBottom !== 'number') return;
   buffer.scrollTop = 0;
   buffer.scrollBottom = terminal.rows - 1;
+}
+
+/** Move the cursor to column x, row y of the screen (0-based); x may be cols (the pending-wrap column). */
+export function setCursorCell(terminal: Terminal, x: number, y: number): void {
+  const buffer = coreOf(terminal).buffer;
+  if (!buffer || typeof buffer.x !== 'number' || typeof buffer.y !== 'number') return;
+  buffer.x = Math.max(0, Math.min(terminal.cols, x));
+  buffer.y = Math.max(0, Math.min(terminal.rows - 1, y));
+}
+
+/**
+ * Put `handler` in front of xterm's handler for a C0 control (BS): it returns true when it acted,
+ * false to let xterm's own handler run. Null when this version of xterm does not offer it; disposing
+ * restores xterm's handler.
+ */
+export function wrapExecuteHandler(terminal: Terminal, control: string, handler: () => boolean): IDisposable | null {
+  const parser = coreOf(terminal)._inputHandler?._parser as
+    | { setExecuteHandler?(flag: string, callback: () => boolean): void; _executeHandlers?: Record<number, () => boolean> }
+    | undefined;
+  const original = parser?._executeHandlers?.[control.charCodeAt(0)];
+  if (!parser || typeof parser.setExecuteHandler !== 'function' || typeof original !== 'function') return null;
+  parser.setExecuteHandler(control, () => handler() || original());
+  return { dispose: () => parser.setExecuteHandler?.(control, original) };
+}
+
+/** xterm's CircularList of buffer lines, as far as eviction needs it (common/CircularList.ts). */
+interface LineList {
+  length: number;
+  maxLength: number;
+  push(value: unknown): void;
+  recycle(): unknown;
+  splice(start: number, deleteCount: number, ...items: unknown[]): void;
+  trimStart(count: number): void;
+}
+
+type Evicted = (count: number) => void;
+// every terminal that wants its normal buffer's evictions, and which list (looked up once) is whose
+const evictionOwners = new Set<{ lines: () => object | undefined; evicted: Evicted }>();
+const evictionOf = new WeakMap<object, Evicted | null>();
+let listPatched = false;
+
+function evictedHandlerOf(list: object): Evicted | null {
+  let handler = evictionOf.get(list);
+  if (handler === undefined) {
+    handler = null;
+    for (const owner of evictionOwners) if (owner.lines() === list) handler = owner.evicted;
+    evictionOf.set(list, handler);
+  }
+  return handler;
+}
+
+/**
+ * Call `evicted(n)` just before xterm drops the n oldest lines of the normal buffer (the scrollback
+ * is full, a resize or ED 3 trims it), while they can still be read at indexes 0..n-1 of
+ * `term.buffer.normal`. Patches xterm's CircularList prototype once; null if its shape is not
+ * recognised. A new normal buffer (RIS) is found again by the same terminal.
+ */
+export function onNormalLinesEvicted(terminal: Terminal, evicted: Evicted): IDisposable | null {
+  const core = coreOf(terminal);
+  const lines = core.buffers?.normal?.lines as Partial<LineList> | undefined;
+  const proto = lines ? (Object.getPrototypeOf(lines) as Partial<LineList>) : null;
+  if (!proto || typeof proto.push !== 'function' || typeof proto.recycle !== 'function' || typeof proto.splice !== 'function' || typeof proto.trimStart !== 'function') return null;
+  if (!listPatched) {
+    listPatched = true;
+    const { push, recycle, splice, trimStart } = proto as LineList;
+    const evict = (list: LineList, count: number): void => {
+      if (count > 0) evictedHandlerOf(list)?.(Math.min(count, list.length));
+    };
+    proto.push = function (this: LineList, value: unknown): void {
+      if (this.length === this.maxLength) evict(this, 1);
+      push.call(this, value);
+    };
+    proto.recycle = function (this: LineList): unknown {
+      evict(this, 1);
+      return recycle.call(this);
+    };
+    proto.splice = function (this: LineList, start: number, deleteCount: number, ...items: unknown[]): void {
+      evict(this, this.length - deleteCount + items.length - this.maxLength);
+      splice.call(this, start, deleteCount, ...items);
+    };
+    proto.trimStart = function (this: LineList, count: number): void {
+      evict(this, count);
+      trimStart.call(this, count);
+    };
+  }
+  const owner = { lines: () => coreOf(terminal).buffers?.normal?.lines, evicted };
+  evictionOwners.add(owner);
+  return { dispose: () => void evictionOwners.delete(owner) };
 }

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { issueCertificate, leadSigner, makeEnrolment, newKeyPair, OPERATOR, planDigest, rootSigner, type SignedDecision } from '../../src/protocol/trust.js';
+import { issueCertificate, leadSigner, planSignature, makeEnrolment, newKeyPair, OPERATOR, planDigest, rootSigner, type SignedDecision } from '../../src/protocol/trust.js';
 import type { ProtocolRequest } from '../../src/protocol/types.js';
 import type { TeamStore } from '../../src/store/team.js';
 import { cliProcess } from '../helpers/team.js';
@@ -144,7 +144,7 @@ describe('plan gate attacks', () => {
       throw new Error(`${err.message}\n${lead.out.slice(-3000)}`);
     });
     expect(approved.response).toMatchObject({ by: 'lead', signed: { claim, certificate: { member: 'lead', run } } });
-    expect(approved.response!.signed!.certificate!.publicKey).not.toBe(mallory.publicKey);
+    expect(planSignature(approved.response!.signed)!.certificate!.publicKey).not.toBe(mallory.publicKey);
     expect(await tryWrite(store, server, 'after', alice)).toBe('wrote out/owned.txt (6 bytes)');
 
     // The token, read later (say from /proc/PID/environ), enrols nobody: it was used.

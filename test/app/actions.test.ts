@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ACTIONS, defaultBindings, HELP_WIDTH, keyRows } from '../../src/app/actions.js';
+import { ACTIONS, defaultBindings, HELP_WIDTH, keyRows } from '../../src/mux/actions.js';
 import { KEY_ACTIONS } from '../../src/config/keys-actions.js';
 import { buildKeyTable } from '../../src/keys/keymap.js';
 import { helpBox } from '../../src/ui/chrome.js';

@@ -114,22 +114,23 @@ describe('requests: select, approve, reject, broadcast', () => {
 
   it('keys.allow-and-deny-a-permission-request', async () => {
     const h = await harness(['alice']);
-    const first = await h.store.openPermission('alice', 'lead', 'Bash', { command: 'ls' });
+    const first = await h.store.openPermission('alice', 'human', 'Bash', { command: 'ls' });
     if (!first.ok) throw new Error(first.message);
-    await h.see(/▶permission alice→lead: Bash/);
+    await h.see(/▶permission alice→human: Bash/);
     await h.see(/● alice +waiting for permission/);
     h.prefix('a');
     await h.see("allowed alice's Bash");
-    const second = await h.store.openPermission('alice', 'lead', 'Write', { file_path: '/etc/passwd' });
+    const second = await h.store.openPermission('alice', 'human', 'Write', { file_path: '/etc/passwd' });
     if (!second.ok) throw new Error(second.message);
-    await h.see(/▶permission alice→lead: Write/);
+    await h.see(/▶permission alice→human: Write/);
     h.prefix('r');
     await h.see("deny alice's Write — feedback:");
     h.type('not there\r');
     await h.see("denied alice's Write");
     const reqs = (await h.store.requests.list()).requests;
-    expect(reqs.find((r) => r.id === first.value.id)).toMatchObject({ status: 'approved', response: { by: 'lead', approve: true } });
-    expect(reqs.find((r) => r.id === second.value.id)).toMatchObject({ status: 'rejected', response: { by: 'lead', approve: false, text: 'not there' } });
+    // Permission answers are the operator's, signed by the screen's root key (what the hook checks).
+    expect(reqs.find((r) => r.id === first.value.id)).toMatchObject({ status: 'approved', response: { by: 'human', approve: true, signed: { claim: { kind: 'permission', approver: 'human', member: 'alice', decision: 'allow' } } } });
+    expect(reqs.find((r) => r.id === second.value.id)).toMatchObject({ status: 'rejected', response: { by: 'human', approve: false, text: 'not there', signed: { claim: { kind: 'permission', decision: 'deny' } } } });
   });
 
   it('keys.reject-needs-feedback-and-escape-cancels', async () => {

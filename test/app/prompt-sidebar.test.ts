@@ -1,7 +1,7 @@
 // The status-line prompt, and the sidebar rendered from a team snapshot (with a 1000-task board).
 import { describe, expect, it } from 'vitest';
 import type { TeamSnapshot } from '../../src/app/team-view.js';
-import { openPrompt, promptKey } from '../../src/app/prompt.js';
+import { openPrompt, promptKey } from '../../src/mux/prompt.js';
 import type { ProtocolRequest, Task } from '../../src/protocol/types.js';
 import { renderSidebar } from '../../src/ui/sidebar.js';
 import { rowText, textWidth } from '../../src/ui/text.js';

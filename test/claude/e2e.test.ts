@@ -136,7 +136,7 @@ describe.skipIf(!CLAUDE)('Claude Code members (real binary, e2e in tmux)', () =>
 
     // A permission allowed with C-a a: the tool runs.
     await store.send({ from: 'lead', to: 'bob', type: 'message', text: 'run the first command' });
-    await d.waitFor(/permission bob→lead: Bash: touch/, 'the permission request in the sidebar', 60_000);
+    await d.waitFor(/permission bob→human: Bash: touch/, 'the permission request in the sidebar', 60_000);
     const pressed = Date.now();
     await d.keys('C-a', 'a');
     const ran = path.join(root, 'ran.txt');

@@ -53,7 +53,7 @@ describe.skipIf(!CLAUDE || !MCP)('examples/claude (real binary, e2e in tmux)', (
     expect(existsSync(path.join(root, 'claude-demo', 'design.md'))).toBe(false);
     await d.keys('C-a', 'a');
     await waitFor(() => existsSync(path.join(root, 'claude-demo', 'design.md')), 'the design note written after approval', 120_000, 100);
-    await d.waitFor(/permission bob→lead: Bash: touch claude-demo/, "bob's permission request", 120_000);
+    await d.waitFor(/permission bob→human: Bash: touch claude-demo/, "bob's permission request", 120_000);
     await d.keys('C-a', 'a');
     const done = await waitFor(async () => {
       const t = (await store!.tasks.snapshot()).tasks;

@@ -1,9 +1,8 @@
 /**
  * `teamux hook EVENT` as Claude Code runs it: a real child process with the hook's JSON on stdin,
  * against a real team folder. Stop hands over unread messages once (the cursor moves) or reports the
- * member idle to the lead; PreToolUse is the plan gate; PermissionRequest waits for the operator's
- * answer from `teamux request approve/reject` and steps aside on timeout; bad runs exit non-zero
- * with a message, never a stack trace.
+ * member idle to the lead; PreToolUse is the plan gate (PermissionRequest: permission.test.ts); bad
+ * runs exit non-zero with a message, never a stack trace.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -96,38 +95,6 @@ describe('teamux hook', () => {
     const ok = await screen.answerRequest(plan.value.id, OPERATOR, true, 'ok');
     if (!ok.ok) throw new Error(ok.message);
     expect(await pre('Edit')).toMatchObject({ code: 0, out: '' });
-  });
-
-  it('claude.permission-request-waits-for-approve-and-reject-from-the-cli', async () => {
-    const { store, dir } = await team();
-    const ask = (command: string) => hook(['PermissionRequest', '--as', 'amy', '--team-dir', dir], { hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command } });
-    const pendingFor = async (command: string) => waitFor(async () => (await store.requests.list()).requests.find((r) => r.type === 'permission' && r.status === 'pending' && r.body === `Bash: ${command}`), `the permission request for ${command}`, 20_000);
-
-    const first = ask('touch allowed');
-    const req = await pendingFor('touch allowed');
-    expect(req).toMatchObject({ from: 'amy', to: 'lead', payload: { tool: 'Bash', input: { command: 'touch allowed' } } });
-    expect((await readClaudeActivity(store.paths, 'amy'))?.state).toBe('waiting for permission');
-    expect((await cliProcess(['request', 'approve', req.id, '--team-dir', dir])).code).toBe(0);
-    const allowed = await first.done;
-    expect(JSON.parse(allowed.out)).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } });
-
-    const second = ask('rm -rf build');
-    const req2 = await pendingFor('rm -rf build');
-    expect((await cliProcess(['request', 'reject', req2.id, '--feedback', 'not the build folder', '--team-dir', dir])).code).toBe(0);
-    const denied = JSON.parse((await second.done).out);
-    expect(denied.hookSpecificOutput.decision).toEqual({ behavior: 'deny', message: 'denied by the operator: not the build folder' });
-    // The answer goes to the hook, not into amy's inbox.
-    expect((await store.mail.unread('amy', 'amy')).messages).toEqual([]);
-  });
-
-  it('claude.permission-request-steps-aside-after-the-timeout', async () => {
-    const { store, dir } = await team();
-    const started = Date.now();
-    const r = await hook(['PermissionRequest', '--as', 'amy', '--team-dir', dir, '--permission-timeout', '1'], { hook_event_name: 'PermissionRequest', tool_name: 'Write', tool_input: { file_path: 'a.txt' } }).done;
-    expect(r).toMatchObject({ code: 0, out: '' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
-    const [req] = (await store.requests.list()).requests;
-    expect(req).toMatchObject({ type: 'permission', status: 'withdrawn', body: 'Write: a.txt' });
   });
 
   it('claude.hook-outside-a-team-or-with-garbage-fails-clearly', async () => {

@@ -12,7 +12,7 @@ import { rowText, textWidth } from '../../src/ui/text.js';
 
 const NOW = '2026-01-01T10:20:30.000Z';
 const perm: ProtocolRequest = {
-  version: 2, id: 'req-abcd-0002', type: 'permission', run: null, expiredReason: null, from: 'amy', to: 'lead', status: 'pending', body: 'Bash: rm -rf build && make', createdAt: NOW, resolvedAt: null, response: null,
+  version: 2, id: 'req-abcd-0002', type: 'permission', run: null, expiredReason: null, from: 'amy', to: 'human', status: 'pending', body: 'Bash: rm -rf build && make', createdAt: NOW, resolvedAt: null, response: null,
   payload: { tool: 'Bash', input: { command: 'rm -rf build && make all CFLAGS="-O2 -g" \x1b[31mred', description: 'rebuild from scratch' } },
 };
 const amy = { name: 'amy', reportedStatus: 'working', runtime: 'agent', exitCode: null } as MemberView;
@@ -29,7 +29,7 @@ describe('sidebar with Claude Code members', () => {
     const rows = renderSidebar(snapshot([perm]), { width: 30, height: 30, sections: ['task_board', 'mailbox', 'requests'], selectedRequest: perm.id, notices: [] });
     const text = rows.map(rowText);
     expect(text[1]).toMatch(/^● amy {2}waiting for permission/);
-    expect(text.some((l) => l.startsWith('▶permission amy→lead: Bash'))).toBe(true);
+    expect(text.some((l) => l.startsWith('▶permission amy→human: Bash'))).toBe(true);
     const detail = text.join('\n');
     expect(detail).toContain('tool: Bash');
     // The long command is wrapped, not cut: every part of it is on screen.

@@ -50,6 +50,7 @@ describe('defaults', () => {
       tasks: [],
       hooks: { onStart: [], onShutdown: [] },
       apiKey: null,
+      theme: {},
     } satisfies NormalizedLayout);
   });
 

@@ -31,6 +31,12 @@ describe('schema errors', () => {
     );
   });
 
+  test('a theme colour that is not an X11 colour names the key and the forms', () => {
+    expect(errorsOf(lines('name: demo', ...LEAD, 'theme:', '  background: beige'))).toBe(
+      'team.yaml:7:15 theme.background: expected an X11 colour like #1e1e2e or rgb:1e/1e/2e, got "beige"',
+    );
+  });
+
   test('unknown nested key points at the nested key', () => {
     expect(errorsOf(lines('name: demo', ...LEAD, 'sidebar:', '  width: 30', '  postion: left'))).toBe(
       'team.yaml:8:3 sidebar.postion: unknown key\n  hint: did you mean "position"?',

@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { Multiplexer, type MemberLaunch, type MuxOptions } from '../../src/app/multiplexer.js';
 import { buildKeyTable } from '../../src/keys/keymap.js';
 import { newKeyPair, rootSigner } from '../../src/protocol/trust.js';
-import { defaultBindings } from '../../src/app/actions.js';
+import { defaultBindings } from '../../src/mux/actions.js';
 import type { TeamStore } from '../../src/store/team.js';
 import { PaneTerminal } from '../../src/vt/terminal.js';
 import { FakePaneHost } from './fake-host.js';

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { InputTokenizer, keyName } from '../../src/keys/input.js';
 import { buildKeyTable, keyBytes, routeKey } from '../../src/keys/keymap.js';
-import { defaultBindings } from '../../src/app/actions.js';
-import { encodeForPane } from '../../src/app/mux-input.js';
+import { defaultBindings } from '../../src/mux/actions.js';
+import { encodeForPane } from '../../src/mux/input.js';
 
 function table(prefix = 'C-a', overrides = {}) {
   const t = buildKeyTable(prefix, overrides, defaultBindings());

@@ -150,3 +150,16 @@ describe('DECSCL conformance level', () => {
     expect(replies).toEqual(['\x1b[4;2$y']);
   });
 });
+
+describe('cursor position reports (CPR, DECXCPR)', () => {
+  it('answers.CPR-says-the-last-column-while-a-wrap-is-pending', async () => {
+    const { replies, term } = await ask('\x1b[1;79Ha\x1b[6nb\x1b[6n\x1b[?6n');
+    expect(replies).toEqual(['\x1b[1;80R', '\x1b[1;80R', '\x1b[?1;80R']);
+    expect(term.snapshotText()[0]).toBe(' '.repeat(78) + 'ab');
+  });
+
+  it('answers.CPR-counts-rows-from-the-top-margin-under-origin-mode', async () => {
+    const { replies } = await ask('\x1b[5;10r\x1b[?6h\x1b[2;3H\x1b[6n\x1b[?6n\x1b[?6l\x1b[6n');
+    expect(replies).toEqual(['\x1b[2;3R', '\x1b[?2;3R', '\x1b[1;1R']);
+  });
+});

@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import type { Cell } from '../../src/vt/cells.js';
 import { PaneTerminal, type PaneCursor } from '../../src/vt/terminal.js';
 import { paintPane, type PaneRect } from '../../src/ui/pane-view.js';
+import { gridOf } from '../../src/ui/screen.js';
 import { offscreen, type Offscreen } from './helpers.js';
 
 export class Mirror {
@@ -23,7 +24,7 @@ export class Mirror {
 
   /** Paint source at rect, draw, and let the receiver parse blessed's output. */
   async sync(source: PaneTerminal, rect?: PaneRect): Promise<PaneCursor> {
-    const cursor = paintPane(this.view.screen, source, rect ?? { left: 0, top: 0, width: source.cols, height: source.rows });
+    const cursor = paintPane(gridOf(this.view.screen), source, rect ?? { left: 0, top: 0, width: source.cols, height: source.rows });
     this.view.screen.render();
     this.lastOutput = this.view.take();
     await this.receiver.writeAsync(this.lastOutput);

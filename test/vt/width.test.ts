@@ -7,6 +7,7 @@ import xtermHeadless from '@xterm/headless';
 import { afterEach, describe, expect, it } from 'vitest';
 import { paintRow } from '../../src/ui/paint.js';
 import { paintPane } from '../../src/ui/pane-view.js';
+import { gridOf } from '../../src/ui/screen.js';
 import type { BlessedScreenInternals } from '../../src/ui/blessed-attrs.js';
 import { fit, textWidth as chromeWidth } from '../../src/ui/text.js';
 import { PaneTerminal } from '../../src/vt/terminal.js';
@@ -58,7 +59,7 @@ describe('one width function', () => {
     const view = offscreen(30, 3);
     cleanup.push({ dispose: () => view.destroy() });
     const text = 'a🙂b👨\u200d👩\u200d👧c🇫🇷e\u0301中|';
-    paintRow(view.screen, 0, 0, 30, [{ text, attr: 0 }], 0);
+    paintRow(gridOf(view.screen), 0, 0, 30, [{ text, attr: 0 }], 0);
     const line = (view.screen as unknown as BlessedScreenInternals).lines[0]!;
     const t = term(30, 3);
     await t.writeAsync(text);
@@ -68,7 +69,7 @@ describe('one width function', () => {
   it('paint.ascii-fast-path-clips-at-the-rectangle', () => {
     const view = offscreen(10, 1);
     cleanup.push({ dispose: () => view.destroy() });
-    paintRow(view.screen, 2, 0, 5, [{ text: 'abc', attr: 0 }, { text: 'defgh', attr: 0 }], 0);
+    paintRow(gridOf(view.screen), 2, 0, 5, [{ text: 'abc', attr: 0 }, { text: 'defgh', attr: 0 }], 0);
     const line = (view.screen as unknown as BlessedScreenInternals).lines[0]!;
     expect(line.map((c) => c[1]).join('')).toBe('  abcde   ');
   });
@@ -91,7 +92,7 @@ describe('one width function', () => {
     await t.writeAsync('a🙂b⚡c|end');
     const view = offscreen(30, 2);
     cleanup.push({ dispose: () => view.destroy() });
-    paintPane(view.screen, t, { left: 0, top: 0, width: 30, height: 2 });
+    paintPane(gridOf(view.screen), t, { left: 0, top: 0, width: 30, height: 2 });
     view.screen.render();
     const output = view.take();
     const receiver = new xtermHeadless.Terminal({ cols: 30, rows: 2, allowProposedApi: true, logLevel: 'off' });

@@ -3,7 +3,7 @@
 import { Multiplexer } from '../../dist/app/multiplexer.js';
 import { PtyHost } from '../../dist/host/pty.js';
 import { buildKeyTable } from '../../dist/keys/keymap.js';
-import { defaultBindings } from '../../dist/app/actions.js';
+import { defaultBindings } from '../../dist/mux/actions.js';
 import { TeamStore } from '../../dist/store/team.js';
 
 const opened = await TeamStore.open(process.argv[2], 'mux');

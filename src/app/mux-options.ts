@@ -1,0 +1,44 @@
+/**
+ * What the multiplexer is started with: the team store, the pane host, the layout, keys and sidebar
+ * settings, the members to launch and the terminal streams. A plain description; Multiplexer reads it.
+ */
+import type { Clock } from '../host/clock.js';
+import type { PaneHost, PaneProcess } from '../host/types.js';
+import type { KeyTable } from '../keys/keymap.js';
+import type { MemberLaunch } from '../mux/state.js';
+import type { SpawnRequest } from '../protocol/spawn.js';
+import type { TeamStore } from '../store/team.js';
+import type { LayoutName, MainSize, SidebarSize } from '../ui/geometry.js';
+import type { SidebarSection } from '../ui/sidebar.js';
+import type { AttentionOptions } from './attention.js';
+
+/** Everything the multiplexer is started with. */
+export interface MuxOptions {
+  store: TeamStore;
+  host: PaneHost;
+  team: string;
+  lead: string;
+  layout: LayoutName;
+  mainSize: MainSize;
+  sidebar: SidebarSize & { position: 'left' | 'right'; sections: SidebarSection[] };
+  /** Bell, terminal title and notify command when a request starts waiting (default: bell and title). */
+  attention?: AttentionOptions;
+  keys: KeyTable;
+  shutdownTimeoutMs: number;
+  members: MemberLaunch[];
+  demo: boolean;
+  input: NodeJS.ReadStream;
+  output: NodeJS.WriteStream;
+  /** Run after every member is gone, before the screen closes. */
+  onShutdown?: () => Promise<void>;
+  /** Lines of scrollback per pane. */
+  scrollback?: number;
+  /** How long a status-line message stays, in ms (default 6000). */
+  messageMs?: number;
+  /** Processes already running (tmux attach): members found here are adopted, not started. */
+  adopt?: PaneProcess[];
+  /** How to launch a teammate asked for by a spawn request (absent: spawn requests are not watched). */
+  spawnLaunch?: (req: SpawnRequest) => MemberLaunch | { error: string };
+  /** Where time comes from (default: the system clock); tests drive a fake one. */
+  clock?: Clock;
+}

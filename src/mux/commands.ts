@@ -1,0 +1,168 @@
+/**
+ * What each bound key does, as pure steps: like tmux's cmd-*.c entries, every action reports through
+ * the status line and never throws at the user. Protocol work (approve, reject, broadcast, the
+ * shutdown handshake) and pane work (restart, writes) leave here as effects for the runner. Owns no
+ * data; the action table (actions.ts) names these.
+ */
+import { OPERATOR } from '../protocol/operator.js';
+import type { ProtocolRequest } from '../protocol/types.js';
+import { pendingRequests } from '../ui/sidebar.js';
+import { openPrompt } from './prompt.js';
+import { focusedPane, layoutOf, type MuxState } from './state.js';
+import { finish, focus, same, say, startShutdown, type Step } from './steps.js';
+
+/** Focus the next pane. */
+export function focusNext(s: MuxState): Step {
+  return focus(s, (s.focused + 1) % Math.max(1, s.panes.length));
+}
+
+/** Focus the previous pane. */
+export function focusPrev(s: MuxState): Step {
+  return focus(s, (s.focused - 1 + s.panes.length) % Math.max(1, s.panes.length));
+}
+
+/** Focus the pane numbered `n` (numbers stay with their panes when others close). */
+export function focusNumber(s: MuxState, n: number): Step {
+  const index = s.panes.findIndex((p) => p.number === n);
+  if (index < 0) return say(s, `there is no pane ${n}`);
+  return focus(s, index);
+}
+
+/** Zoom the focused pane to the whole pane area, or back. */
+export function zoom(s: MuxState): Step {
+  return [{ ...s, zoomed: s.zoomed === null ? s.focused : null }, [{ kind: 'relayout' }]];
+}
+
+/** Enter scrollback mode in the focused pane. */
+export function scrollback(s: MuxState): Step {
+  const pane = focusedPane(s);
+  if (!pane) return same(s);
+  const panes = s.panes.map((p) => (p === pane ? { ...p, scrollMode: true } : p));
+  const [said, fx] = say({ ...s, panes }, 'scrollback: ↑/↓ PgUp/PgDn g/G, q to leave');
+  return [said, [{ kind: 'pane-dirty', pane: pane.id }, ...fx]];
+}
+
+/** Show or hide the sidebar, whatever the layout and the terminal width say. */
+export function toggleSidebar(s: MuxState): Step {
+  const shown = layoutOf(s).sidebar === null;
+  const next = { ...s, sidebarShown: shown };
+  const [said, fx] = shown && layoutOf(next).sidebar === null
+    ? say(next, 'the terminal is too narrow for the sidebar')
+    : say(next, shown ? 'sidebar shown' : `sidebar hidden (${s.cfg.keys.prefix} t shows it)`);
+  return [said, [{ kind: 'relayout' }, ...fx]];
+}
+
+/** Select the next (step 1) or previous (-1) pending request. */
+export function selectRequest(s: MuxState, step: number): Step {
+  const pending = pendingRequests(s.snapshot);
+  if (pending.length === 0) return say(s, 'no pending requests');
+  const at = pending.findIndex((r) => r.id === s.selectedRequest);
+  const next = pending[(at + step + pending.length) % pending.length]!;
+  return [{ ...s, selectedRequest: next.id }, [{ kind: 'repaint' }]];
+}
+
+/** Open the selected request (else the oldest pending one, else the newest) in the reader. */
+export function readRequest(s: MuxState): Step {
+  const pending = pendingRequests(s.snapshot);
+  const req = pending.find((r) => r.id === s.selectedRequest) ?? pending[0] ?? s.snapshot.requests[s.snapshot.requests.length - 1];
+  if (!req) return say(s, 'no request to read');
+  return [{ ...s, reader: { id: req.id, top: 0 } }, [{ kind: 'repaint' }]];
+}
+
+/** The selected plan or permission request (the ones the operator answers), or the oldest pending one. */
+function selectedAnswerable(s: MuxState): ProtocolRequest | undefined {
+  const pending = pendingRequests(s.snapshot).filter((r) => r.type === 'plan_approval' || r.type === 'permission');
+  return pending.find((r) => r.id === s.selectedRequest) ?? pending[0];
+}
+
+/** "alice's plan", "alice's Bash". */
+function what(req: ProtocolRequest): string {
+  return req.type === 'permission' ? `${req.from}'s ${String(req.payload?.['tool'] ?? 'tool')}` : `${req.from}'s plan`;
+}
+
+/** Approve (allow) the selected plan or permission request; a plan decision is signed by the screen's store. */
+export function approve(s: MuxState): Step {
+  const req = selectedAnswerable(s);
+  if (!req) return say(s, 'no pending plan or permission request to approve');
+  const done = `${req.type === 'permission' ? 'allowed' : 'approved'} ${what(req)}`;
+  return [s, [{ kind: 'answer', label: 'approve', request: req.id, to: req.to, approve: true, text: 'approved by the operator', done, failed: 'could not approve' }]];
+}
+
+/** Ask for feedback, then reject (deny) the selected plan or permission request. */
+export function reject(s: MuxState): Step {
+  const req = selectedAnswerable(s);
+  if (!req) return say(s, 'no pending plan or permission request to reject');
+  const verb = req.type === 'permission' ? 'deny' : 'reject';
+  const edit = openPrompt(`${verb} ${what(req)} — feedback:`);
+  return [{ ...s, prompt: { edit, purpose: { kind: 'reject', request: req.id, to: req.to, what: what(req), verb } } }, [{ kind: 'repaint' }]];
+}
+
+/** Ask for text, then broadcast it to every inbox (from the operator; it is never typed into panes). */
+export function broadcast(s: MuxState): Step {
+  return [{ ...s, prompt: { edit: openPrompt('broadcast:'), purpose: { kind: 'broadcast' } } }, [{ kind: 'repaint' }]];
+}
+
+/** What a submitted prompt does. */
+export function submitPrompt(s: MuxState, purpose: NonNullable<MuxState['prompt']>['purpose'], label: string, text: string): Step {
+  const t = text.trim();
+  if (purpose.kind === 'broadcast') {
+    if (!t) return say(s, 'empty broadcast; nothing was sent');
+    return [s, [{ kind: 'broadcast', label, text: t }]];
+  }
+  if (!t) return say(s, 'a rejection needs feedback; nothing was sent');
+  const done = `${purpose.verb === 'deny' ? 'denied' : 'rejected'} ${purpose.what}`;
+  return [s, [{ kind: 'answer', label, request: purpose.request, to: purpose.to, approve: false, text: t, done, failed: 'could not reject' }]];
+}
+
+/** Shutdown handshake with the focused teammate. */
+export function shutdownFocused(s: MuxState): Step {
+  const pane = focusedPane(s);
+  if (!pane) return same(s);
+  if (pane.isLead) return say(s, 'the lead stops with quit; shutdown is for teammates');
+  return startShutdown(s, 'manual', [pane.id]);
+}
+
+/** Shutdown handshake with every running teammate. */
+export function shutdownAll(s: MuxState): Step {
+  return startShutdown(s, 'manual', s.panes.filter((p) => !p.isLead && p.life !== 'exited').map((p) => p.id));
+}
+
+/** Start the focused pane's command again after it exited. */
+export function restart(s: MuxState): Step {
+  const pane = focusedPane(s);
+  if (!pane) return same(s);
+  if (pane.life !== 'exited') return say(s, `${pane.id} is still running; restart is for exited panes`);
+  const panes = s.panes.map((p) => (p === pane ? { ...p, life: 'starting' as const, exitText: '', note: null } : p));
+  return [{ ...s, panes }, [{ kind: 'restart', pane: pane.id }]];
+}
+
+/** Open the help overlay. */
+export function help(s: MuxState): Step {
+  return [{ ...s, help: true }, [{ kind: 'repaint' }]];
+}
+
+/** Let go of the terminal; under tmux the members keep running. */
+export function detach(s: MuxState): Step {
+  if (s.cfg.hostKind !== 'tmux') return say(s, 'detach needs the tmux backend (backend: tmux in the layout, or --backend tmux)');
+  const farewell = `[detached from ${s.cfg.team}; members keep running: teamux attach ${s.cfg.team} to come back]`;
+  const [next, fx] = finish(s, 0, false, farewell);
+  return [next, [{ kind: 'log', text: 'detached; members keep running' }, ...fx]];
+}
+
+/** Send the prefix key itself to the focused pane. */
+export function sendPrefix(s: MuxState): Step {
+  const pane = focusedPane(s);
+  return pane ? [s, [{ kind: 'write', pane: pane.id, data: s.cfg.keys.prefixBytes }]] : same(s);
+}
+
+/** First press: handshake with every teammate, then the leads, then exit. Second press: force. */
+export function quit(s: MuxState): Step {
+  if (s.quitting !== 'no') {
+    const [said, fx] = say({ ...s, quitting: 'forced', shutdowns: [] }, 'forcing quit: SIGTERM, then SIGKILL');
+    return [said, [...fx, { kind: 'terminate-all' }]];
+  }
+  const [said, fx] = say({ ...s, quitting: 'graceful' }, `quitting: shutdown handshake with everyone (press ${s.cfg.keys.prefix} q again to force)`);
+  const teammates = said.panes.filter((p) => !p.isLead && p.life !== 'exited').map((p) => p.id);
+  const [next, more] = startShutdown(said, 'quit-teammates', teammates);
+  return [next, [...fx, ...more]];
+}

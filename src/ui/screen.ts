@@ -1,0 +1,166 @@
+/**
+ * The one file that knows blessed: TerminalScreen is the Surface on a real terminal. It owns the
+ * blessed screen (whose cell grid the painters write into and whose patched draw sends only what
+ * changed), the terminal's modes (TerminalGuard), and the input side: bytes decoded as UTF-8, split
+ * into tokens, a lone ESC turned into a key after a short quiet time measured on the given clock.
+ * blessed reads no input itself (it gets an idle stream); keys come only through onInput.
+ */
+import blessed, { type Widgets } from 'blessed';
+import { PassThrough } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { InputTokenizer, type InputToken } from '../keys/input.js';
+import type { Clock, ClockTimer } from '../host/clock.js';
+import { installBlessedAttrs, type BlessedScreenInternals } from './blessed-attrs.js';
+import type { CellGrid, GridLine, Surface, SurfaceCursor, Unsubscribe } from './surface.js';
+import { TerminalGuard } from './terminal-guard.js';
+
+/** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
+export const ESC_TIMEOUT_MS = 25;
+
+interface Program {
+  cup(y: number, x: number): void;
+  showCursor(): void;
+  hideCursor(): void;
+  tput: { brokenACS: boolean };
+}
+
+/** The cell grid of a blessed screen (for painters and tests that draw into an off-screen blessed screen). */
+export function gridOf(screen: Widgets.Screen): CellGrid {
+  installBlessedAttrs();
+  const internals = screen as unknown as BlessedScreenInternals;
+  return {
+    get lines(): GridLine[] {
+      return internals.lines;
+    },
+    get blank(): number {
+      return internals.dattr;
+    },
+  };
+}
+
+/** A Surface drawn with blessed on the given terminal streams. */
+export class TerminalScreen implements Surface {
+  // the blessed screen and its grid
+  private readonly screen: Widgets.Screen;
+  private readonly grid: CellGrid;
+  private readonly program: Program;
+  // the terminal's modes
+  private readonly guard: TerminalGuard;
+  // input
+  private readonly tokenizer = new InputTokenizer();
+  private readonly decoder = new StringDecoder('utf8');
+  private escTimer: ClockTimer | null = null;
+  private readonly inputListeners = new Set<(t: InputToken) => void>();
+  private readonly resizeListeners = new Set<(cols: number, rows: number) => void>();
+  private readonly endListeners = new Set<() => void>();
+  private readonly onData = (chunk: Buffer): void => {
+    this.emit(this.tokenizer.feed(this.decoder.write(chunk)));
+    this.clock.clearTimeout(this.escTimer);
+    this.escTimer = this.tokenizer.hasPending ? this.clock.setTimeout(() => {
+      this.escTimer = null;
+      this.emit(this.tokenizer.flush());
+    }, ESC_TIMEOUT_MS) : null;
+  };
+  private readonly onEndOfInput = (): void => {
+    for (const l of [...this.endListeners]) l();
+  };
+
+  constructor(private readonly input: NodeJS.ReadStream, private readonly output: NodeJS.WriteStream, title: string, private readonly clock: Clock) {
+    installBlessedAttrs();
+    this.screen = blessed.screen({
+      input: new PassThrough() as unknown as NodeJS.WriteStream,
+      output,
+      terminal: 'xterm-256color',
+      fullUnicode: true,
+      forceUnicode: true,
+      smartCSR: false,
+      warnings: false,
+      dockBorders: false,
+      autoPadding: false,
+      title,
+    });
+    this.grid = gridOf(this.screen);
+    this.program = (this.screen as unknown as { program: Program }).program;
+    // Draw box characters as UTF-8, never through the VT100 alternate character set: a pane's text
+    // and the separators then read the same in every terminal and in tmux's capture-pane.
+    this.program.tput.brokenACS = true;
+    this.guard = new TerminalGuard(input, output);
+    this.guard.enter();
+    input.resume();
+    input.on('data', this.onData);
+    input.on('end', this.onEndOfInput);
+    this.screen.on('resize', () => {
+      for (const l of [...this.resizeListeners]) l(this.cols, this.rows);
+    });
+  }
+
+  get lines(): GridLine[] {
+    return this.grid.lines;
+  }
+
+  get blank(): number {
+    return this.grid.blank;
+  }
+
+  get cols(): number {
+    return this.screen.width as number;
+  }
+
+  get rows(): number {
+    return this.screen.height as number;
+  }
+
+  flush(cursor: SurfaceCursor): void {
+    this.screen.render();
+    if (cursor) {
+      this.program.cup(cursor.y, cursor.x);
+      this.program.showCursor();
+    } else {
+      this.program.hideCursor();
+    }
+  }
+
+  bell(): void {
+    this.output.write('\x07');
+  }
+
+  title(text: string): void {
+    this.output.write(`\x1b]2;${text}\x07`);
+  }
+
+  onInput(listener: (token: InputToken) => void): Unsubscribe {
+    return subscribe(this.inputListeners, listener);
+  }
+
+  onResize(listener: (cols: number, rows: number) => void): Unsubscribe {
+    return subscribe(this.resizeListeners, listener);
+  }
+
+  onEnd(listener: () => void): Unsubscribe {
+    return subscribe(this.endListeners, listener);
+  }
+
+  restore(): void {
+    this.guard.restore();
+  }
+
+  destroy(): void {
+    this.clock.clearTimeout(this.escTimer);
+    this.escTimer = null;
+    this.input.off('data', this.onData);
+    this.input.off('end', this.onEndOfInput);
+    this.inputListeners.clear();
+    this.resizeListeners.clear();
+    this.endListeners.clear();
+    this.screen.destroy();
+  }
+
+  private emit(tokens: InputToken[]): void {
+    for (const t of tokens) for (const l of [...this.inputListeners]) l(t);
+  }
+}
+
+function subscribe<T>(set: Set<T>, listener: T): Unsubscribe {
+  set.add(listener);
+  return { dispose: () => void set.delete(listener) };
+}

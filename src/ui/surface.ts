@@ -1,0 +1,48 @@
+/**
+ * The drawing surface everything outside ui/screen.ts paints on: a grid of cells (`lines[y][x] =
+ * [attr, ch]`, a row marked dirty when a cell changes), its size, and the few things a frame ends
+ * with (flush with the cursor placed, title, bell). Input arrives as tokens and resizes as events.
+ * Nothing here knows which library draws the grid; ui/screen.ts is the one implementation on a real
+ * terminal. Owns no data itself: the grid belongs to the implementation.
+ */
+import type { InputToken } from '../keys/input.js';
+
+/** One cell: packed attr (vt/attr.ts) and its text ('' for the right half of a wide character). */
+export type GridCell = [number, string];
+/** One row of cells and whether it changed since the last flush. */
+export type GridLine = GridCell[] & { dirty?: boolean };
+
+/** What painting writes into. */
+export interface CellGrid {
+  readonly lines: GridLine[];
+  /** The attr of a blank cell. */
+  readonly blank: number;
+}
+
+/** Where the terminal's cursor goes after a frame (null: hidden). */
+export type SurfaceCursor = { x: number; y: number } | null;
+
+/** A listener's handle. */
+export interface Unsubscribe {
+  dispose(): void;
+}
+
+/** A terminal to draw on and read keys from. */
+export interface Surface extends CellGrid {
+  readonly cols: number;
+  readonly rows: number;
+  /** Send the changed cells to the terminal and place (or hide) the cursor. */
+  flush(cursor: SurfaceCursor): void;
+  /** Ring the terminal's bell. */
+  bell(): void;
+  /** Set the terminal's title (the caller passes text that is safe to show). */
+  title(text: string): void;
+  onInput(listener: (token: InputToken) => void): Unsubscribe;
+  onResize(listener: (cols: number, rows: number) => void): Unsubscribe;
+  /** The input ended (the terminal went away). */
+  onEnd(listener: () => void): Unsubscribe;
+  /** Restore the terminal's modes now (synchronous, at most once; also safe from a crash). */
+  restore(): void;
+  /** Release the terminal. */
+  destroy(): void;
+}

@@ -1,0 +1,145 @@
+/**
+ * Compact history: the scrollback lines older than the few hundred xterm keeps. xterm stores every
+ * line at full width, 12 bytes a cell (a 5,000-line scrollback of 120 columns is 7 MiB even when
+ * the lines are short); here a line is its text with trailing blanks trimmed, plus, only when
+ * needed, the runs of its packed attrs and the cell layout of wide or combined characters. The
+ * store is a ring of at most `capacity` lines, oldest first, fed with each line xterm is about to
+ * drop and read back into Cells like a live row.
+ */
+
+import { ATTR_DEFAULT } from './attr.js';
+import type { Cell } from './cells.js';
+
+/** One line of history. */
+export interface CompactLine {
+  /** The cells' text, concatenated; trailing default blanks trimmed. */
+  text: string;
+  /**
+   * Null when every cell is one UTF-16 unit of width 1 (then cell x is text[x]); otherwise for each
+   * cell its end offset in text and its width: [end0, width0, end1, width1, ...].
+   */
+  layout: Uint16Array | null;
+  /** Null when every cell has the default attr; otherwise [firstCell, attr, firstCell, attr, ...]. */
+  runs: Uint32Array | null;
+  /** The line continues the one above (a soft wrap). */
+  wrapped: boolean;
+}
+
+const BLANK: Cell = { ch: ' ', width: 1, attr: ATTR_DEFAULT };
+
+/** Encode cells [0, cols) into a compact line. */
+export function compactLine(cells: readonly Readonly<Cell>[], cols: number, wrapped: boolean): CompactLine {
+  let end = cols;
+  while (end > 0 && cells[end - 1]!.ch === ' ' && cells[end - 1]!.attr === ATTR_DEFAULT && cells[end - 1]!.width === 1) end--;
+  const chars: string[] = [];
+  let simple = true;
+  const runs: number[] = [];
+  let attr = ATTR_DEFAULT;
+  for (let x = 0; x < end; x++) {
+    const cell = cells[x]!;
+    chars.push(cell.ch);
+    if (cell.width !== 1 || cell.ch.length !== 1) simple = false;
+    if (cell.attr !== attr) {
+      attr = cell.attr;
+      runs.push(x, attr);
+    }
+  }
+  // joined, not concatenated: one flat string per line, not a rope of one-char pieces
+  const text = chars.join('');
+  let layout: Uint16Array | null = null;
+  if (!simple) {
+    layout = new Uint16Array(end * 2);
+    let offset = 0;
+    for (let x = 0; x < end; x++) {
+      offset += cells[x]!.ch.length;
+      layout[x * 2] = offset;
+      layout[x * 2 + 1] = cells[x]!.width;
+    }
+  }
+  return { text, layout, runs: runs.length > 0 ? Uint32Array.from(runs) : null, wrapped };
+}
+
+/** Fill out[0, cols) from a compact line (blank cells past its end), reusing out's Cell objects. */
+export function expandLine(line: CompactLine | undefined, cols: number, out: Cell[]): number {
+  const cells = line ? (line.layout ? line.layout.length / 2 : line.text.length) : 0;
+  let run = 0;
+  let attr = ATTR_DEFAULT;
+  let start = 0;
+  for (let x = 0; x < cols; x++) {
+    let target = out[x];
+    if (!target) {
+      target = { ...BLANK };
+      out[x] = target;
+    }
+    if (!line || x >= cells) {
+      target.ch = ' ';
+      target.width = 1;
+      target.attr = ATTR_DEFAULT;
+      continue;
+    }
+    const runs = line.runs;
+    while (runs && run < runs.length && runs[run]! <= x) {
+      attr = runs[run + 1]!;
+      run += 2;
+    }
+    if (line.layout) {
+      const end = line.layout[x * 2]!;
+      target.ch = line.text.slice(start, end);
+      target.width = line.layout[x * 2 + 1]! as 0 | 1 | 2;
+      start = end;
+    } else {
+      target.ch = line.text[x]!;
+      target.width = 1;
+    }
+    target.attr = attr;
+  }
+  out.length = cols;
+  return cols;
+}
+
+/** The text of a compact line (what snapshotText shows), right-trimmed. */
+export function lineText(line: CompactLine): string {
+  return line.text.replace(/ +$/, '');
+}
+
+/** A ring of at most `capacity` compact lines, oldest first. */
+export class HistoryStore {
+  private lines: (CompactLine | undefined)[] = [];
+  private start = 0;
+  private count = 0;
+  /** Lines ever added (also those since dropped): a position that only grows. */
+  added = 0;
+
+  constructor(readonly capacity: number) {}
+
+  /** Lines held. */
+  get length(): number {
+    return this.count;
+  }
+
+  /** Add a line at the newest end, dropping the oldest when full. */
+  push(line: CompactLine): void {
+    this.added++;
+    if (this.capacity <= 0) return;
+    if (this.count < this.capacity) {
+      this.lines[(this.start + this.count) % this.capacity] = line;
+      this.count++;
+      return;
+    }
+    this.lines[this.start] = line;
+    this.start = (this.start + 1) % this.capacity;
+  }
+
+  /** Line i, 0 being the oldest held. */
+  get(i: number): CompactLine | undefined {
+    if (i < 0 || i >= this.count) return undefined;
+    return this.lines[(this.start + i) % this.capacity];
+  }
+
+  /** Forget every line (ED 3, RIS). */
+  clear(): void {
+    this.lines = [];
+    this.start = 0;
+    this.count = 0;
+  }
+}

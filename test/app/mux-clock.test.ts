@@ -1,0 +1,117 @@
+// The runner on a FakeClock and FakePaneHost: the shutdown escalation's timing (SIGHUP at once for a
+// member that does not speak the protocol, SIGTERM and SIGKILL only after their 3 s graces; a protocol
+// member's handshake timeout), status expiry, and finish() waiting for the last writes into the team
+// folder. Time moves only when the test advances it: no sleeps, no waiting out real timeouts.
+import { existsSync, rmSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../helpers/clock.js';
+import { launches, startMux, type MuxHarness } from '../helpers/mux.js';
+import { makeTeam, waitFor } from '../helpers/team.js';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function harness(names: string[], plain: string[] = []): Promise<MuxHarness & { clock: FakeClock; store: Awaited<ReturnType<typeof makeTeam>>['store'] }> {
+  const t = await makeTeam(names);
+  cleanups.push(t.cleanup);
+  const clock = new FakeClock();
+  const members = (await launches(t.store)).map((m) => (plain.includes(m.name) ? { ...m, speaksProtocol: false } : m));
+  const h = await startMux(t.store, { clock, members });
+  cleanups.push(() => h.stop());
+  return Object.assign(h, { clock, store: t.store });
+}
+
+describe('shutdown escalation on the clock', () => {
+  it('clock.plain-member-gets-sighup-at-once-then-sigterm-and-sigkill-after-3s-each', async () => {
+    const h = await harness(['sh'], ['sh']);
+    const sh = h.host.proc('sh');
+    sh.exitOnSignal = false;
+    h.mux.dispatch({ kind: 'action', action: 'shutdown_all' });
+    await waitFor(() => sh.signals.length > 0, 'the hang-up');
+    expect(sh.signals).toEqual(['SIGHUP']);
+    expect((await h.store.requests.list()).requests, 'no shutdown request for a plain command').toEqual([]);
+    await waitFor(() => h.clock.pending().includes(3_000), 'the 3 s grace to start');
+    await h.clock.advance(2_999);
+    expect(sh.signals).toEqual(['SIGHUP']);
+    await h.clock.advance(1);
+    await waitFor(() => sh.signals.length === 2, 'SIGTERM');
+    expect(sh.signals).toEqual(['SIGHUP', 'SIGTERM']);
+    await waitFor(() => h.clock.pending().includes(3_000), 'the second grace to start');
+    await h.clock.advance(2_999);
+    expect(sh.signals).toEqual(['SIGHUP', 'SIGTERM']);
+    await h.clock.advance(1);
+    await waitFor(() => !h.mux.state.panes.some((p) => p.id === 'sh'), 'the pane to close');
+    expect(sh.signals).toEqual(['SIGHUP', 'SIGTERM', 'SIGKILL']);
+    expect(h.mux.state.message?.text).toBe('shut down sh');
+  });
+
+  it('clock.protocol-member-that-never-answers-is-terminated-after-the-timeout', async () => {
+    const h = await harness(['alice']);
+    const alice = h.host.proc('alice');
+    alice.exitOnSignal = false;
+    h.mux.dispatch({ kind: 'action', action: 'shutdown_all' });
+    // The handshake: a request, then the 2 s answer timeout (the harness's shutdownTimeoutMs) on the clock.
+    await waitFor(() => h.clock.pending().includes(2_000), 'the answer timeout to start');
+    expect((await h.store.requests.list()).requests.map((r) => `${r.type} ${r.from}→${r.to}`)).toEqual(['shutdown human→alice']);
+    await h.clock.advance(1_999);
+    expect(alice.signals).toEqual([]);
+    await h.clock.advance(1);
+    await waitFor(() => alice.signals.length === 1, 'SIGTERM after the timeout');
+    expect(alice.signals).toEqual(['SIGTERM']);
+    expect(h.mux.state.notices.get('alice')).toBe('sending SIGTERM');
+    await waitFor(() => h.clock.pending().includes(3_000), 'the SIGTERM grace to start');
+    await h.clock.advance(3_000);
+    await waitFor(() => alice.signals.length === 2, 'SIGKILL');
+    expect(alice.signals).toEqual(['SIGTERM', 'SIGKILL']);
+    await waitFor(() => h.mux.state.panes.length === 1, 'the pane to close');
+  });
+
+  it('clock.quitting-a-team-of-plain-commands-takes-no-time', async () => {
+    const h = await harness(['sh', 'vim'], ['lead', 'sh', 'vim']);
+    const started = h.clock.now();
+    h.mux.dispatch({ kind: 'action', action: 'quit' });
+    expect(await h.exit).toBe(0);
+    expect(h.clock.now(), 'no timer had to fire').toBe(started);
+    for (const name of ['lead', 'sh', 'vim']) expect(h.host.proc(name).signals, name).toEqual(['SIGHUP']);
+    expect(h.host.disposed).toEqual({ kill: true });
+  });
+});
+
+describe('timers of the screen', () => {
+  it('clock.status-message-expires-after-message-ms', async () => {
+    const h = await harness(['alice']);
+    h.mux.dispatch({ kind: 'say', text: 'hello' });
+    expect(h.mux.state.message?.text).toBe('hello');
+    await h.clock.advance(5_999);
+    expect(h.mux.state.message?.text).toBe('hello');
+    await h.clock.advance(1);
+    expect(h.mux.state.message).toBeNull();
+  });
+});
+
+describe('finish', () => {
+  it('mux.finish-waits-for-the-last-writes-into-the-team-folder', async () => {
+    const t = await makeTeam(['alice']);
+    cleanups.push(t.cleanup);
+    const h = await startMux(t.store);
+    // Recording an exit is slow (a busy lock): finish() must still wait for it.
+    const update = t.store.updateMember.bind(t.store);
+    let recorded = 0;
+    t.store.updateMember = async (name, patch) => {
+      if (patch.status !== 'exited') return update(name, patch);
+      await new Promise((r) => setTimeout(r, 300));
+      const r = await update(name, patch);
+      recorded++;
+      return r;
+    };
+    expect(await h.stop()).toBe(0);
+    expect(recorded, 'both exits recorded before finish() resolved').toBe(2);
+    const alice = await t.store.member('alice');
+    expect(alice.ok && alice.value.status).toBe('exited');
+    // Nothing writes any more: the folder goes at the first try.
+    rmSync(t.dir, { recursive: true });
+    expect(existsSync(t.dir)).toBe(false);
+  });
+});

@@ -1,0 +1,182 @@
+// `plan_approver: lead` with a Claude Code lead, end to end with the real binary in a private tmux
+// server: the lead's `teamux mcp` server enrols a signing key with the one-time token the screen put
+// in the lead's environment (Claude Code passes it on to its stdio MCP servers), and the lead's
+// mcp__teamux__approve_plan opens a Claude Code teammate's plan gate. Before that, every way a
+// teammate has to approve its own plan fails: the lead-only tool from its own Claude Code, a second
+// `teamux mcp --as lead` started with the lead's environment read from /proc (the token is used up),
+// and a hand-written approval signed with a key of its own (the gate finds it unverified).
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startScriptedServer, type LoggedRequest, type ScriptedServer } from '../../src/demo/server.js';
+import { issueCertificate, leadSigner, newKeyPair, planDigest, planSignature } from '../../src/protocol/trust.js';
+import type { ProtocolRequest } from '../../src/protocol/types.js';
+import { readClaudeActivity } from '../../src/store/claude.js';
+import { TeamStore } from '../../src/store/team.js';
+import { claudeCodeForTests, claudeOnPath, userHome } from '../helpers/claude-code.js';
+import { BIN, tempDir, waitFor } from '../helpers/team.js';
+import { TmuxDriver } from '../helpers/tmux.js';
+import { callTool } from '../mcp/helpers.js';
+
+const CLAUDE = claudeCodeForTests();
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const LAYOUT = `name: ccl
+sidebar: { width: 48 }
+plan_approver: lead
+lead: { name: lead, role: Leads, agent: { cli: claude, permission_mode: acceptEdits } }
+teammates:
+  - { name: amy, role: Writes files, agent: { cli: claude, permission_mode: acceptEdits }, plan_required: true }
+`;
+
+function scripts(root: string): Record<string, unknown> {
+  const write = { tool_use: { name: 'Write', input: { file_path: path.join(root, 'hello.txt'), content: 'hello\n' } } };
+  return {
+    lead: {
+      idle_reply: '(the lead waits)',
+      steps: [
+        { when: { last_user_contains: 'approve it now' }, reply: [{ tool_use: { name: 'mcp__teamux__approve_plan', input: { request_id: '{{last_request_id}}', feedback: 'go ahead' } } }] },
+        { reply: [{ text: 'Approved amy\'s plan.' }] },
+      ],
+    },
+    amy: {
+      idle_reply: '(amy waits)',
+      steps: [
+        { when: { last_user_contains: 'write hello' }, reply: [{ tool_use: { name: 'mcp__teamux__submit_plan', input: { plan: '1. write hello.txt' } } }] },
+        { reply: [write] },
+        { reply: [{ text: 'Waiting for my plan to be approved.' }] },
+        { when: { last_user_contains: 'approve your own plan' }, reply: [{ tool_use: { name: 'mcp__teamux__approve_plan', input: { request_id: '{{last_request_id}}' } } }] },
+        { reply: [{ text: 'I could not approve it.' }] },
+        { when: { last_user_contains: 'try writing' }, reply: [write] },
+        { reply: [{ text: 'Still blocked.' }] },
+        { when: { all_user_contains: ['plan_approval_response'] }, reply: [write] },
+        { reply: [{ text: 'hello.txt written.' }] },
+      ],
+    },
+  };
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every text of a request body, flattened (tool results included). */
+const bodyText = (r: LoggedRequest): string => JSON.stringify(r.body);
+
+/** The environment of a running process, as any process of the same user can read it. */
+function environOf(pid: number): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const kv of readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')) {
+    const at = kv.indexOf('=');
+    if (at > 0) env[kv.slice(0, at)] = kv.slice(at + 1);
+  }
+  return env;
+}
+
+describe.skipIf(!CLAUDE)('a Claude Code lead approves plans (real binary, e2e in tmux)', () => {
+  it('claude.lead-approves-a-teammates-plan-over-mcp-and-nobody-else-can', async () => {
+    const tmp = tempDir('teamux-claude-lead-');
+    cleanups.push(async () => {
+      const cfg = await TeamStore.open(path.join(tmp.dir, '.teamux', 'ccl')).then((r) => (r.ok ? r.store.config() : null)).catch(() => null);
+      const pids = (cfg?.members ?? []).map((m) => m.pid).filter((p): p is number => p !== null);
+      await waitFor(() => pids.every((p) => !pidAlive(p)), 'the member processes to exit', 30_000, 50).catch(() => undefined);
+      await waitFor(() => {
+        try {
+          rmSync(tmp.dir, { recursive: true, force: true });
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'the test folder removed', 30_000, 200);
+    });
+    const root = tmp.dir;
+    const layout = path.join(root, 'team.yaml');
+    writeFileSync(layout, LAYOUT);
+    const pathDir = claudeOnPath(root, CLAUDE!);
+    const user = userHome(root);
+    const server: ScriptedServer = await startScriptedServer({ scripts: scripts(root) as never });
+    cleanups.push(() => server.close());
+
+    const env = `env -u ANTHROPIC_API_KEY -u TMUX -u TMUX_PANE PATH=${pathDir}:${process.env.PATH} HOME=${user.home} TEAMUX_DEMO_URL=${server.url}`;
+    const d = await TmuxDriver.start(`cd ${root} && ${env} ${process.execPath} ${BIN} start ${layout}; echo TEAMUX-EXIT=$?; sleep 600`, 200, 50);
+    cleanups.push(() => d.kill());
+    const teamDir = path.join(root, '.teamux', 'ccl');
+    const opened = await waitFor(() => (existsSync(path.join(teamDir, 'team.json')) ? TeamStore.open(teamDir) : null), 'the team folder', 30_000);
+    if (!opened.ok) throw new Error(opened.error.message);
+    const store = opened.store;
+    const log = (): string => (existsSync(store.paths.log) ? readFileSync(store.paths.log, 'utf8') : '');
+    const say = async (from: string, to: string, text: string): Promise<void> => {
+      const sent = await store.send({ from, to, type: 'message', text });
+      if (!sent.ok) throw new Error(sent.message);
+    };
+    const idle = (name: string) => waitFor(async () => (await readClaudeActivity(store.paths, name))?.state === 'idle', `${name} idle at its prompt`, 60_000, 50);
+    await Promise.all([idle('lead'), idle('amy')]);
+    // The lead's MCP server enrolled its key with the token from the lead's environment.
+    await waitFor(() => log().includes('mcp lead: signing key enrolled'), 'the lead\'s MCP server enrolled', 30_000, 50);
+    expect(log()).toMatch(/certified lead's key [0-9a-f]{16}/);
+    // The token never reached the disk: not in the MCP config, not in the settings, not in the log.
+    const leadPid = (await store.config()).members.find((m) => m.name === 'lead')!.pid!;
+    const token = environOf(leadPid).TEAMUX_ENROL_TOKEN;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    for (const f of ['claude/lead/mcp.json', 'claude/lead/settings.json', 'teamux.log']) expect(readFileSync(path.join(teamDir, f), 'utf8')).not.toContain(token!);
+
+    // amy submits her plan over MCP; her Write is held by the gate while it is pending.
+    await say('lead', 'amy', 'please write hello');
+    await server.waitForRequest((r) => r.member === 'amy' && bodyText(r).includes('blocked: plan status is pending'), 60_000);
+    const plan = await waitFor(async () => (await store.requests.list()).requests.find((q) => q.type === 'plan_approval' && q.from === 'amy'), 'amy\'s plan request', 10_000);
+    expect(plan.to).toBe('lead');
+    await idle('amy');
+
+    // 1. amy calls the lead-only approve_plan on her own plan from her Claude Code: refused.
+    await say('lead', 'amy', `approve your own plan request_id="${plan.id}"`);
+    const own = await server.waitForRequest((r) => r.member === 'amy' && /approve_plan is a lead-only tool|No such tool/.test(bodyText(r)), 60_000);
+    expect(bodyText(own)).toContain('is_error');
+    await idle('amy');
+    expect((await store.requests.get(plan.id)).ok && ((await store.requests.get(plan.id)) as { value: ProtocolRequest }).value.status).toBe('pending');
+
+    // 2. A `teamux mcp --as lead` started with the lead's environment, token and all, read from /proc.
+    const stolen = environOf(leadPid);
+    const thief = new Client({ name: 'thief', version: '1.0.0' });
+    await thief.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--as', 'lead', '--team-dir', teamDir], env: stolen, stderr: 'pipe' }));
+    cleanups.push(() => thief.close());
+    const stolenTry = await callTool(thief, 'approve_plan', { request_id: plan.id });
+    expect(stolenTry.isError).toBe(true);
+    expect(stolenTry.text).toContain('refused (unsigned)');
+    expect(stolenTry.text).toContain('its token was already used');
+    expect(log()).toMatch(/refused the enrolment lead-[0-9a-f]+: its token was already used/);
+
+    // 3. A hand-written approval signed with a key amy made, under a certificate she made: still blocked.
+    const mallory = newKeyPair();
+    const cfg = await store.config();
+    const forgedCert = issueCertificate(newKeyPair().privateKey, { team: 'ccl', run: cfg.run!, member: 'lead', publicKey: mallory.publicKey });
+    const claim = { team: 'ccl', run: cfg.run!, requestId: plan.id, member: 'amy', approver: 'lead', decision: 'approve' as const, planSha256: planDigest(plan.body) };
+    const at = new Date().toISOString();
+    writeFileSync(store.paths.request(plan.id), JSON.stringify({ ...plan, status: 'approved', resolvedAt: at, response: { by: 'lead', approve: true, text: 'ok', at, signed: leadSigner(mallory.privateKey, forgedCert).sign(claim) } }, null, 2));
+    await say('lead', 'amy', 'try writing now');
+    await server.waitForRequest((r) => r.member === 'amy' && bodyText(r).includes('blocked: plan status is unverified'), 60_000);
+    expect(existsSync(path.join(root, 'hello.txt'))).toBe(false);
+    await idle('amy');
+    writeFileSync(store.paths.request(plan.id), JSON.stringify(plan, null, 2));
+
+    // The lead approves through mcp__teamux__approve_plan, signed with its enrolled key: amy's Write runs.
+    await idle('lead');
+    await say('amy', 'lead', 'approve it now');
+    await server.waitForRequest((r) => r.member === 'lead' && bodyText(r).includes(`approved the plan of amy (${plan.id})`), 60_000);
+    const approved = (await store.requests.get(plan.id)) as { ok: true; value: ProtocolRequest };
+    expect(approved.value.status).toBe('approved');
+    expect(planSignature(approved.value.response?.signed)?.certificate?.member).toBe('lead');
+    await waitFor(() => existsSync(path.join(root, 'hello.txt')), 'hello.txt written after the lead approved', 60_000, 50);
+    expect(readFileSync(path.join(root, 'hello.txt'), 'utf8')).toBe('hello\n');
+  }, 300_000);
+});
