@@ -26,7 +26,7 @@ const QUICK = process.argv.includes('--quick');
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const want = (s) => only.length === 0 || only.includes(s);
 
-const SIZES = QUICK ? [10, 1_000, 5_000] : [10, 1_000, 5_000, 10_000];
+const SIZES = (process.env.TEAMUX_BENCH_SIZES ? process.env.TEAMUX_BENCH_SIZES.split(',').map(Number) : QUICK ? [10, 1_000, 5_000] : [10, 1_000, 5_000, 10_000]);
 const RUNS = QUICK ? 7 : 15;
 
 const load = (rel) => import(pathToFileURL(path.join(DIST, rel)).href);
