@@ -16,6 +16,7 @@ const PANES = 8;
 const LINES = 6_000;
 const SETTLE_MS = 1_500;
 const TARGET_MIB = 200; // proposed
+const PER_PANE_RATIO = 6; // issue 12: a pane's scrollback within 6x tmux's
 
 function panes(tag, fill) {
   return Array.from({ length: PANES }, (_, i) => {
@@ -58,6 +59,7 @@ export async function memory(ctx) {
       ['memory', `RSS, ${PANES} panes x ${LINES} lines printed (5000 kept)`, mib(af), `tmux server ${mib(bf)}`, ratio(af, bf), `<= ${TARGET_MIB} MiB (proposed)`, verdict(af, TARGET_MIB, true)],
       ['', `  RSS, same ${PANES} panes empty`, mib(ae), `tmux server ${mib(be)}`, ratio(ae, be), 'info', ''],
       ['', '  scrollback cost (full - empty)', mib(af - ae), `tmux server ${mib(bf - be)}`, ratio(af - ae, bf - be), 'info', ''],
+      ['', '  scrollback cost per pane', mib((af - ae) / PANES), `tmux server ${mib((bf - be) / PANES)}`, ratio(af - ae, bf - be), `<= ${PER_PANE_RATIO}x tmux (issue 12)`, verdict((af - ae) / Math.max(1e-9, bf - be), PER_PANE_RATIO, true)],
     ],
     details: [`memory: runs (MiB) teamux empty [${r.teamuxEmpty.map((x) => num(x / 2 ** 20, 1)).join(', ')}], full [${r.teamuxFull.map((x) => num(x / 2 ** 20, 1)).join(', ')}]; tmux server empty [${r.tmuxEmpty.map((x) => num(x / 2 ** 20, 1)).join(', ')}], full [${r.tmuxFull.map((x) => num(x / 2 ** 20, 1)).join(', ')}]; tmux client ${mib(med(r.client))}`],
   };

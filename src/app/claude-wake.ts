@@ -1,13 +1,15 @@
 /**
  * Waking an idle Claude Code member: a message for it is typed into its pane (bracketed paste, then
- * Enter) only while its hooks report it idle at its prompt, never mid-turn. It takes the same cursor
+ * Enter) only while its hooks report it idle at its prompt, never mid-turn, and only when its input
+ * box is empty and the operator has not typed into the pane for a while (else it looks again later). It takes the same cursor
  * lock as the member's Stop hook, so each message is handed over once, by one of them, and the
  * cursor moves only after the text was written to the pane. Also ends a Claude Code member once it
  * approved a shutdown (it does not exit by itself). Owns folder watches on the inboxes, the activity
- * records and the requests, released by dispose().
+ * records and the requests, and the retry timers of deferred wakes, released by dispose().
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { wakeText } from '../claude/hook-answers.js';
+import { wakeGate } from '../claude/prompt-box.js';
 import type { Disposable } from '../host/types.js';
 import { readClaudeActivity, updateClaudeActivity } from '../store/claude.js';
 import { ensureDir } from '../store/fsx.js';
@@ -19,7 +21,14 @@ import type { TeamStore } from '../store/team.js';
 export interface WakeTarget {
   exited(): boolean;
   write(data: string): void;
+  /** When the operator last typed into the pane (ms since the epoch; 0: never). */
+  readonly lastTypedAt?: number;
+  /** The pane's visible rows as text, where Claude Code's input box is read (src/claude/prompt-box.ts). */
+  screenText?(): string[];
 }
+
+/** What a wake did: typed the messages in, or not (and when to look again, if it is only waiting for the operator). */
+export type WakeOutcome = { typed: true } | { typed: false; retryInMs: number | null; why: string };
 
 /** Bracketed paste around `text`, then Enter: Claude Code takes it as one prompt, newlines and all. */
 export function pasteAndSubmit(text: string): string {
@@ -28,18 +37,25 @@ export function pasteAndSubmit(text: string): string {
   return `\x1b[200~${text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, '')}\x1b[201~\r`;
 }
 
-/** Hand unread messages to `member` through its pane if it is idle; true when something was typed. */
-export async function wakeIfIdle(store: TeamStore, member: string, target: WakeTarget): Promise<boolean> {
-  if (target.exited() || (await readClaudeActivity(store.paths, member))?.state !== 'idle') return false;
+/**
+ * Hand unread messages to `member` through its pane if it is idle at an empty prompt and the operator
+ * is not typing there (else say when to look again).
+ */
+export async function wakeIfIdle(store: TeamStore, member: string, target: WakeTarget, now = Date.now): Promise<WakeOutcome> {
+  const no = (why: string, retryInMs: number | null = null): WakeOutcome => ({ typed: false, retryInMs, why });
+  if (target.exited() || (await readClaudeActivity(store.paths, member))?.state !== 'idle') return no('not idle');
   return withLock(store.paths.cursor(member, member), async () => {
     // Checked again under the lock: a Stop hook may have handed the messages over meanwhile.
-    if (target.exited() || (await readClaudeActivity(store.paths, member))?.state !== 'idle') return false;
+    if (target.exited() || (await readClaudeActivity(store.paths, member))?.state !== 'idle') return no('not idle');
     const unread = await store.mail.unread(member, member);
-    if (unread.messages.length === 0) return false;
+    if (unread.messages.length === 0) return no('nothing unread');
+    // Typed into the operator's half-written prompt, a message would join it: wait for them.
+    const gate = wakeGate(now(), target.lastTypedAt ?? 0, target.screenText?.() ?? null);
+    if (!gate.now) return no(gate.why, gate.retryInMs);
     target.write(pasteAndSubmit(wakeText(unread.messages)));
     await store.mail.commit(member, member, unread.next);
     await updateClaudeActivity(store.paths, member, { state: 'working' });
-    return true;
+    return { typed: true };
   });
 }
 
@@ -77,6 +93,16 @@ export async function watchClaudeWake(store: TeamStore, members: readonly string
   await ensureDir(store.paths.claude);
   let running = false;
   let again = false;
+  // A wake waiting for the operator looks again on a timer (nothing in the folder changes meanwhile).
+  const retries = new Map<string, NodeJS.Timeout>();
+  const waitingWhy = new Map<string, string>();
+  const retry = (member: string, ms: number): void => {
+    if (retries.has(member)) return;
+    retries.set(member, setTimeout(() => {
+      retries.delete(member);
+      void check();
+    }, ms));
+  };
   const check = async (): Promise<void> => {
     if (running) {
       again = true;
@@ -89,7 +115,15 @@ export async function watchClaudeWake(store: TeamStore, members: readonly string
         for (const m of members) {
           const target = targetOf(m);
           if (!target) continue;
-          await wakeIfIdle(store, m, target).catch((err: unknown) => store.log.warn(`waking ${m} failed: ${(err as Error).message}`));
+          const r = await wakeIfIdle(store, m, target).catch((err: unknown): WakeOutcome => ({ typed: false, retryInMs: null, why: `failed: ${(err as Error).message}` }));
+          if (!r.typed && r.retryInMs !== null) {
+            if (waitingWhy.get(m) !== r.why) store.log.info(`a message for ${m} waits: ${r.why}`);
+            waitingWhy.set(m, r.why);
+            retry(m, r.retryInMs);
+          } else {
+            if (!r.typed && r.why.startsWith('failed')) store.log.warn(`waking ${m} ${r.why}`);
+            waitingWhy.delete(m);
+          }
         }
         if (end) {
           const targets = members.map((m) => end.targetOf(m)).filter((t): t is EndTarget => t !== undefined);
@@ -111,5 +145,11 @@ export async function watchClaudeWake(store: TeamStore, members: readonly string
     watchers.push(w);
   }
   void check();
-  return { dispose: () => watchers.forEach((w) => w.close()) };
+  return {
+    dispose: () => {
+      watchers.forEach((w) => w.close());
+      retries.forEach((t) => clearTimeout(t));
+      retries.clear();
+    },
+  };
 }

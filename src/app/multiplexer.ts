@@ -221,12 +221,15 @@ export class Multiplexer {
           pane.term.scrollToBottom();
           pane.markDirty();
         }
+        // The operator's keys: a Claude wake waits until they have stopped typing here.
+        pane.lastTypedAt = Date.now();
         return pane.write(encodeForPane(fx.raw, pane.term.modes.applicationCursorKeys));
       case 'write': return pane?.write(fx.data);
       case 'paste':
         if (!pane) return;
         pane.term.scrollToBottom();
         pane.markDirty();
+        pane.lastTypedAt = Date.now();
         return pane.write(pane.term.modes.bracketedPaste ? `\x1b[200~${fx.text}\x1b[201~` : fx.text);
       case 'scroll':
         if (!pane) return;

@@ -44,6 +44,8 @@ export class Pane {
   endsOnApproval = false;
   /** When the current process was started or adopted (ms since the epoch). */
   startedAt: number;
+  /** When the operator last typed or pasted into this pane (ms since the epoch; 0: never): a Claude wake waits for them. */
+  lastTypedAt = 0;
   // replies: a pty pane's emulator answers terminal queries (DA, DSR); under tmux, tmux already
   // does, so only reports the user causes (mouse, focus) are forwarded there
   private readonly answerQueries: boolean;
@@ -137,6 +139,11 @@ export class Pane {
     if (this.life === 'exited' || !this.proc) return;
     this.term.noteUserInput();
     this.proc.write(data);
+  }
+
+  /** The visible rows as text (what a Claude wake reads the input box from). */
+  screenText(): string[] {
+    return this.term.snapshotText();
   }
 
   /** True once the process has exited. */

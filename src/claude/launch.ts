@@ -6,6 +6,7 @@
  * the disk; src/store/claude.ts writes the two files into the team folder, never into the user's
  * own Claude Code settings or the project's .claude/.
  */
+import * as path from 'node:path';
 import type { NormalizedClaude } from '../config/normalize.js';
 import type { ClaudePermissionMode } from '../config/schema.js';
 import { shellQuote } from '../host/tmux/quote.js';
@@ -33,10 +34,17 @@ export interface ClaudeMemberContext {
   permissionTimeout: number;
 }
 
+/** The Stop hook's own one-file CommonJS entry beside the teamux launcher (every idle turn runs it). */
+export function stopHookEntry(teamuxBin: string): string {
+  return path.join(path.dirname(teamuxBin), '..', 'dist', 'claude', 'stop-fast.cjs');
+}
+
 /** The shell command Claude Code runs for a hook (it goes through sh -c). */
 export function hookCommand(ctx: ClaudeMemberContext, event: string): string {
   const extra = event === 'PermissionRequest' ? ['--permission-timeout', String(ctx.permissionTimeout)] : [];
-  return [ctx.node, ctx.teamuxBin, 'hook', event, '--as', ctx.member, '--team-dir', ctx.teamDir, ...extra].map(shellQuote).join(' ');
+  // Stop runs after every turn: its entry skips the CLI's module graph when nothing is unread.
+  const entry = event === 'Stop' ? stopHookEntry(ctx.teamuxBin) : ctx.teamuxBin;
+  return [ctx.node, entry, 'hook', event, '--as', ctx.member, '--team-dir', ctx.teamDir, ...extra].map(shellQuote).join(' ');
 }
 
 /** The settings file passed with --settings: teamux's hooks, the MCP allow rule and the status line. */

@@ -10,7 +10,7 @@ const USAGE = 'hook EVENT --as NAME [--team-dir DIR] [--permission-timeout SECON
 
 async function readStdin(): Promise<string> {
   // bin/teamux's Stop fast path may have read it already before falling back to here.
-  const { preReadStdin } = await import('../claude/stop-fast.js');
+  const { preReadStdin } = (await import('../claude/stop-fast.cjs')).default;
   if (preReadStdin !== undefined) return preReadStdin;
   if (process.stdin.isTTY) return '';
   const chunks: Buffer[] = [];

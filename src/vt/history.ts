@@ -59,6 +59,87 @@ export function compactLine(cells: readonly Readonly<Cell>[], cols: number, wrap
   return { text, layout, runs: runs.length > 0 ? Uint32Array.from(runs) : null, wrapped };
 }
 
+// xterm's cell words (common/buffer/Constants.ts): content is the code point, a combined flag and
+// the width; fg and bg are 0 for the default attributes
+const CODEPOINT_MASK = 0x1fffff;
+const IS_COMBINED = 0x200000;
+const WIDTH_SHIFT = 22;
+
+/**
+ * Encode a line straight from xterm's cell words (3 per cell: content, fg, bg): the fast path for
+ * every line that leaves xterm's scrollback. `attrAt(x)` gives the packed attr of a cell whose
+ * attribute words are not the defaults; it is asked once per change of words.
+ */
+export function compactWords(data: Uint32Array, combined: Record<number, string>, cols: number, wrapped: boolean, attrAt: (x: number) => number): CompactLine {
+  let end = cols;
+  while (end > 0) {
+    const i = (end - 1) * 3;
+    const cp = data[i]! & (CODEPOINT_MASK | IS_COMBINED);
+    if ((cp !== 0 && cp !== 0x20) || data[i + 1] !== 0 || data[i + 2] !== 0 || data[i]! >>> WIDTH_SHIFT !== 1) break;
+    end--;
+  }
+  // the common line: one UTF-16 unit of width 1 per cell, turned into a string in one call
+  if (codes.length < end) codes = new Uint16Array(Math.max(end, codes.length * 2));
+  let simple = true;
+  for (let x = 0; x < end; x++) {
+    const content = data[x * 3]!;
+    const cp = content & (CODEPOINT_MASK | IS_COMBINED);
+    if (cp >= 0xd800 || content >>> WIDTH_SHIFT !== 1) {
+      simple = false;
+      break;
+    }
+    codes[x] = cp === 0 ? 0x20 : cp;
+  }
+  const runs = attrRuns(data, end, attrAt);
+  if (simple) return { text: Buffer.from(codes.buffer, 0, end * 2).toString('utf16le'), layout: null, runs, wrapped };
+  const chars: string[] = [];
+  const layout = new Uint16Array(end * 2);
+  let offset = 0;
+  for (let x = 0; x < end; x++) {
+    const content = data[x * 3]!;
+    const width = content >>> WIDTH_SHIFT;
+    let ch: string;
+    if (content & IS_COMBINED) ch = combined[x] ?? ' ';
+    else {
+      const cp = content & CODEPOINT_MASK;
+      ch = cp === 0 ? (width === 0 ? '' : ' ') : String.fromCodePoint(cp);
+    }
+    chars.push(ch);
+    offset += ch.length;
+    layout[x * 2] = offset;
+    layout[x * 2 + 1] = width;
+  }
+  return { text: chars.join(''), layout, runs, wrapped };
+}
+
+// reused between lines: the UTF-16 units of a simple line, the runs being collected
+let codes = new Uint16Array(256);
+const runScratch: number[] = [];
+
+/** The attr runs of cells [0, end) from their fg/bg words; null when all are the defaults. */
+function attrRuns(data: Uint32Array, end: number, attrAt: (x: number) => number): Uint32Array | null {
+  runScratch.length = 0;
+  let attr = ATTR_DEFAULT;
+  let lastFg = 0;
+  let lastBg = 0;
+  for (let x = 0; x < end; x++) {
+    const fg = data[x * 3 + 1]!;
+    const bg = data[x * 3 + 2]!;
+    if (fg === lastFg && bg === lastBg) continue;
+    lastFg = fg;
+    lastBg = bg;
+    const next = fg === 0 && bg === 0 ? ATTR_DEFAULT : attrAt(x);
+    if (next !== attr) {
+      attr = next;
+      runScratch.push(x, attr);
+    }
+  }
+  if (runScratch.length === 0) return null;
+  const runs = new Uint32Array(runScratch.length);
+  for (let i = 0; i < runs.length; i++) runs[i] = runScratch[i]!;
+  return runs;
+}
+
 /** Fill out[0, cols) from a compact line (blank cells past its end), reusing out's Cell objects. */
 export function expandLine(line: CompactLine | undefined, cols: number, out: Cell[]): number {
   const cells = line ? (line.layout ? line.layout.length / 2 : line.text.length) : 0;

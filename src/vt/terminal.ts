@@ -14,20 +14,23 @@
 
 import { watchRefreshRows } from './dirty-rows.js';
 import xtermHeadless from '@xterm/headless';
-import type { IDisposable, Terminal as XtermTerminal } from '@xterm/headless';
-import { CellReader, type Cell } from './cells.js';
-import { compactLine, expandLine, HistoryStore, type CompactLine } from './history.js';
+import type { IBufferCell, IBufferLine, IDisposable, Terminal as XtermTerminal } from '@xterm/headless';
+import { ATTR_DEFAULT } from './attr.js';
+import { attrOfCell, CellReader, type Cell } from './cells.js';
+import { compactLine, compactWords, expandLine, HistoryStore, type CompactLine } from './history.js';
 import { REPORT_WINDOW_OPTIONS, TerminalAnswers, type CellPixels, type TerminalColors } from './answers.js';
 import { installSequenceLimits, WorkMeter } from './limits.js';
 import { installReverseWrap } from './reverse-wrap.js';
 import { teamuxUnicode, UNICODE_VERSION } from './width.js';
 import {
   capCombiningMarks,
+  registerEscHook,
   registerParamsHook,
   isCursorHidden,
   markUserInput,
   mouseEncodingOf,
   onNormalLinesEvicted,
+  rawLineOf,
   triggerMouseEvent,
   type MouseEncoding,
   type MouseReport,
@@ -116,6 +119,12 @@ export class PaneTerminal implements Disposable {
   private offset = 0;
   private historyMark = 0;
   private readonly evictScratch: Cell[] = [];
+  private readonly evictCell: IBufferCell;
+  private evictLine: IBufferLine | undefined;
+  private readonly evictAttrAt = (x: number): number => {
+    const cell = this.evictLine?.getCell(x, this.evictCell);
+    return cell ? attrOfCell(cell) : ATTR_DEFAULT;
+  };
   private readonly rowScratch: Cell[] = [];
   // flow control: bytes handed to write() whose parse callback has not fired yet
   private pending = 0;
@@ -140,6 +149,7 @@ export class PaneTerminal implements Disposable {
     for (const handler of installReverseWrap(this.term, (data) => this.emitReply(data, false))) this.subscriptions.push(handler);
     for (const handler of this.answers.install(this.term, this.meter, (data) => this.emitReply(data, false))) this.subscriptions.push(handler);
     this.reader = new CellReader(this.term.buffer.active.getNullCell());
+    this.evictCell = this.term.buffer.active.getNullCell();
     this.history = new HistoryStore(Math.max(0, scrollback - XTERM_SCROLLBACK));
     const evictions = onNormalLinesEvicted(this.term, (count) => this.keepEvicted(count));
     // without the hook xterm keeps the whole scrollback itself, at full width
@@ -154,6 +164,12 @@ export class PaneTerminal implements Disposable {
       return false;
     });
     if (clear) this.subscriptions.push(clear);
+    // RIS: xterm starts a new buffer without scrollback; history goes with it, as it always did
+    const reset = registerEscHook(this.term, { final: 'c' }, () => {
+      this.history.clear();
+      return false;
+    });
+    if (reset) this.subscriptions.push(reset);
     this.track(this.term.onData((data) => this.emitReply(data, false)));
     this.track(this.term.onBinary((data) => this.emitReply(data, true)));
   }
@@ -354,14 +370,20 @@ export class PaneTerminal implements Disposable {
 
   /** xterm is about to drop its `count` oldest scrollback lines: keep them compactly. */
   private keepEvicted(count: number): void {
-    if (this.discardEvicted) return;
+    if (this.discardEvicted || this.history.capacity === 0) return;
     const buffer = this.term.buffer.normal;
-    for (let i = 0; i < count; i++) {
+    for (let i = Math.max(0, count - this.history.capacity); i < count; i++) {
       const line = buffer.getLine(i);
       if (!line) continue;
-      this.reader.read(line, line.length, this.evictScratch);
-      this.history.push(compactLine(this.evictScratch, line.length, line.isWrapped));
+      // from xterm's cell words when it lets us (a few times faster), else cell by cell
+      const raw = rawLineOf(line);
+      this.evictLine = line;
+      const compact = raw
+        ? compactWords(raw.data, raw.combined, raw.length, line.isWrapped, this.evictAttrAt)
+        : compactLine((this.reader.read(line, line.length, this.evictScratch), this.evictScratch), line.length, line.isWrapped);
+      this.history.push(compact);
     }
+    this.evictLine = undefined;
   }
 
   /** Release the emulator and every listener. */

@@ -9,7 +9,7 @@
  * degrades to a sane default instead of throwing; test/vt/terminal-modes.test.ts pins them.
  */
 
-import type { IDisposable, IFunctionIdentifier, Terminal } from '@xterm/headless';
+import type { IBufferLine, IDisposable, IFunctionIdentifier, Terminal } from '@xterm/headless';
 
 /** How mouse reports are encoded: X10 bytes, SGR (`CSI < b;x;y M`), or SGR with pixel positions. */
 export type MouseEncoding = 'default' | 'sgr' | 'sgr-pixels';
@@ -273,4 +273,20 @@ export function onNormalLinesEvicted(terminal: Terminal, evicted: Evicted): IDis
   const owner = { lines: () => coreOf(terminal).buffers?.normal?.lines, evicted };
   evictionOwners.add(owner);
   return { dispose: () => void evictionOwners.delete(owner) };
+}
+
+/** A buffer line's own cell words: 3 per cell (content, fg, bg), and the text of combined cells. */
+export interface RawLine {
+  data: Uint32Array;
+  combined: Record<number, string>;
+  length: number;
+}
+
+/** The cell words behind a line of the public API (BufferLineApiView._line), or null if not recognised. */
+export function rawLineOf(line: IBufferLine): RawLine | null {
+  const inner = (line as unknown as { _line?: { _data?: unknown; _combined?: unknown; length?: unknown } })._line;
+  if (!inner || !(inner._data instanceof Uint32Array) || typeof inner._combined !== 'object' || inner._combined === null) return null;
+  const length = typeof inner.length === 'number' ? inner.length : 0;
+  if (inner._data.length < length * CELL_WORDS) return null;
+  return { data: inner._data, combined: inner._combined as Record<number, string>, length };
 }

@@ -5,8 +5,10 @@
  * runs exit non-zero with a message, never a stack trace.
  */
 import { spawn } from 'node:child_process';
+import * as path from 'node:path';
 import { existsSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { hookCommand } from '../../src/claude/launch.js';
 import { OPERATOR } from '../../src/protocol/trust.js';
 import { readClaudeActivity } from '../../src/store/claude.js';
 import type { TeamStore } from '../../src/store/team.js';
@@ -70,6 +72,26 @@ describe('teamux hook', () => {
     expect(JSON.parse(r.out).reason).toContain('one more thing');
     // Handed over, so nothing went to the lead.
     expect((await store.mail.unread('lead', 'lead')).messages).toEqual([]);
+  });
+
+  it('claude.stop-entry-claude-code-runs-answers-alone-or-falls-back-to-the-cli', async () => {
+    const { store, dir } = await team();
+    // The command the generated settings give Claude Code for Stop: the one-file CommonJS entry.
+    const command = hookCommand({ member: 'amy', teamDir: dir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 60 }, 'Stop');
+    expect(command).toContain(`${path.join(REPO, 'dist', 'claude', 'stop-fast.cjs')} hook Stop --as amy`);
+    const entry = (): Promise<{ code: number; out: string }> => new Promise((resolve) => {
+      const child = spawn('sh', ['-c', command], { env: { ...process.env, TEAMUX_TEAM_DIR: '' }, stdio: ['pipe', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stdin.end(JSON.stringify(stopInput('checked')));
+      child.on('close', (code) => resolve({ code: code ?? 1, out }));
+    });
+    await store.send({ from: 'lead', to: 'amy', type: 'message', text: 'and the docs' });
+    const waiting = await entry();
+    expect(waiting.code).toBe(0);
+    expect(JSON.parse(waiting.out).reason).toContain('and the docs');
+    expect(await entry()).toEqual({ code: 0, out: '' });
+    await waitFor(async () => (await store.mail.unread('lead', 'lead')).messages.some((m) => m.type === 'idle_notification'), 'the idle_notification from the detached bookkeeping', 20_000);
   });
 
   it('claude.pretooluse-denies-mutating-tools-until-the-plan-is-approved', async () => {

@@ -5,20 +5,17 @@
 // teammate has to approve its own plan fails: the lead-only tool from its own Claude Code, a second
 // `teamux mcp --as lead` started with the lead's environment read from /proc (the token is used up),
 // and a hand-written approval signed with a key of its own (the gate finds it unverified).
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedServer, type LoggedRequest, type ScriptedServer } from '../../src/demo/server.js';
 import { issueCertificate, leadSigner, newKeyPair, planDigest, planSignature } from '../../src/protocol/trust.js';
 import type { ProtocolRequest } from '../../src/protocol/types.js';
-import { readClaudeActivity } from '../../src/store/claude.js';
-import { TeamStore } from '../../src/store/team.js';
-import { claudeCodeForTests, claudeOnPath, userHome } from '../helpers/claude-code.js';
-import { BIN, tempDir, waitFor } from '../helpers/team.js';
-import { TmuxDriver } from '../helpers/tmux.js';
+import { claudeCodeForTests } from '../helpers/claude-code.js';
+import { BIN, waitFor } from '../helpers/team.js';
 import { callTool } from '../mcp/helpers.js';
+import { bodyText, startClaudeTeam } from './tmux-team.js';
 
 const CLAUDE = claudeCodeForTests();
 
@@ -62,18 +59,6 @@ function scripts(root: string): Record<string, unknown> {
   };
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Every text of a request body, flattened (tool results included). */
-const bodyText = (r: LoggedRequest): string => JSON.stringify(r.body);
-
 /** The environment of a running process, as any process of the same user can read it. */
 function environOf(pid: number): Record<string, string> {
   const env: Record<string, string> = {};
@@ -86,41 +71,7 @@ function environOf(pid: number): Record<string, string> {
 
 describe.skipIf(!CLAUDE)('a Claude Code lead approves plans (real binary, e2e in tmux)', () => {
   it('claude.lead-approves-a-teammates-plan-over-mcp-and-nobody-else-can', async () => {
-    const tmp = tempDir('teamux-claude-lead-');
-    cleanups.push(async () => {
-      const cfg = await TeamStore.open(path.join(tmp.dir, '.teamux', 'ccl')).then((r) => (r.ok ? r.store.config() : null)).catch(() => null);
-      const pids = (cfg?.members ?? []).map((m) => m.pid).filter((p): p is number => p !== null);
-      await waitFor(() => pids.every((p) => !pidAlive(p)), 'the member processes to exit', 30_000, 50).catch(() => undefined);
-      await waitFor(() => {
-        try {
-          rmSync(tmp.dir, { recursive: true, force: true });
-          return true;
-        } catch {
-          return false;
-        }
-      }, 'the test folder removed', 30_000, 200);
-    });
-    const root = tmp.dir;
-    const layout = path.join(root, 'team.yaml');
-    writeFileSync(layout, LAYOUT);
-    const pathDir = claudeOnPath(root, CLAUDE!);
-    const user = userHome(root);
-    const server: ScriptedServer = await startScriptedServer({ scripts: scripts(root) as never });
-    cleanups.push(() => server.close());
-
-    const env = `env -u ANTHROPIC_API_KEY -u TMUX -u TMUX_PANE PATH=${pathDir}:${process.env.PATH} HOME=${user.home} TEAMUX_DEMO_URL=${server.url}`;
-    const d = await TmuxDriver.start(`cd ${root} && ${env} ${process.execPath} ${BIN} start ${layout}; echo TEAMUX-EXIT=$?; sleep 600`, 200, 50);
-    cleanups.push(() => d.kill());
-    const teamDir = path.join(root, '.teamux', 'ccl');
-    const opened = await waitFor(() => (existsSync(path.join(teamDir, 'team.json')) ? TeamStore.open(teamDir) : null), 'the team folder', 30_000);
-    if (!opened.ok) throw new Error(opened.error.message);
-    const store = opened.store;
-    const log = (): string => (existsSync(store.paths.log) ? readFileSync(store.paths.log, 'utf8') : '');
-    const say = async (from: string, to: string, text: string): Promise<void> => {
-      const sent = await store.send({ from, to, type: 'message', text });
-      if (!sent.ok) throw new Error(sent.message);
-    };
-    const idle = (name: string) => waitFor(async () => (await readClaudeActivity(store.paths, name))?.state === 'idle', `${name} idle at its prompt`, 60_000, 50);
+    const { root, teamDir, store, server, log, idle, say } = await startClaudeTeam(CLAUDE!, 'ccl', LAYOUT, scripts, cleanups);
     await Promise.all([idle('lead'), idle('amy')]);
     // The lead's MCP server enrolled its key with the token from the lead's environment.
     await waitFor(() => log().includes('mcp lead: signing key enrolled'), 'the lead\'s MCP server enrolled', 30_000, 50);

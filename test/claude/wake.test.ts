@@ -22,15 +22,15 @@ describe('waking a Claude Code pane', () => {
     const p = pane();
     await t.store.send({ from: 'lead', to: 'amy', type: 'task_assignment', text: 'take task 1' });
     await updateClaudeActivity(t.store.paths, 'amy', { state: 'working' });
-    expect(await wakeIfIdle(t.store, 'amy', p)).toBe(false);
+    expect(await wakeIfIdle(t.store, 'amy', p)).toEqual({ typed: false, retryInMs: null, why: 'not idle' });
     expect(p.typed).toEqual([]);
     await updateClaudeActivity(t.store.paths, 'amy', { state: 'idle' });
-    expect(await wakeIfIdle(t.store, 'amy', p)).toBe(true);
+    expect(await wakeIfIdle(t.store, 'amy', p)).toEqual({ typed: true });
     expect(p.typed).toEqual(['\x1b[200~<message from="lead" type="task_assignment">take task 1</message>\x1b[201~\r']);
     expect((await t.store.mail.unread('amy', 'amy')).messages).toEqual([]);
     expect((await readClaudeActivity(t.store.paths, 'amy'))?.state).toBe('working');
     // Marked working, so a second look types nothing even if it were idle-looking before the hook ran.
-    expect(await wakeIfIdle(t.store, 'amy', p)).toBe(false);
+    expect((await wakeIfIdle(t.store, 'amy', p)).typed).toBe(false);
     expect(p.typed).toHaveLength(1);
   });
 

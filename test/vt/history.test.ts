@@ -71,6 +71,14 @@ describe('history older than xterm keeps', () => {
     expect(term.snapshotText()[0]).toBe('line 592');
   });
 
+  it('history.RIS-starts-over-without-history-as-xterm-does', async () => {
+    const term = await pane(1000, numbered(1, 600) + '\x1bc');
+    expect(term.historyLength).toBe(0);
+    await term.writeAsync(numbered(601, 620));
+    term.scrollBy(-1_000_000);
+    expect(term.snapshotText()[0]).toBe('line 601');
+  });
+
   it('history.the-alternate-screen-shows-no-history', async () => {
     const term = await pane(1000, numbered(1, 600) + '\x1b[?1049h\x1b[Halt');
     expect(term.historyLength).toBe(0);

@@ -1,17 +1,24 @@
 /**
- * The Stop hook's fast path, loaded by bin/teamux before anything else: every idle Claude Code turn
- * runs it, so it imports nothing but node:fs, node:path and node:child_process (no zod, no store).
+ * The Stop hook's fast path, and its own entry: every idle Claude Code turn runs it, so it is one
+ * CommonJS file (dist/claude/stop-fast.cjs, no ES module graph to load) that requires nothing but
+ * node:fs, node:path and node:child_process (no zod, no store). Claude Code's Stop hook runs it
+ * directly (`node dist/claude/stop-fast.cjs hook Stop --as NAME --team-dir DIR`, see launch.ts);
+ * bin/teamux also tries it first for `teamux hook Stop`.
  * When the member's inbox has nothing past its cursor, it answers at once (no output: Claude stops)
  * and leaves the bookkeeping (activity idle, the result and idle_notification to the lead) to a
  * detached `teamux hook StopIdle` that does it through the store, under the same cursor lock the pane
- * wake takes. Anything else (unread bytes, an unexpected argv, no team) goes the full way.
+ * wake takes. Anything else (unread bytes, an unexpected argv, no team) goes the full way: run as the
+ * entry, it then loads the CLI (dist/cli/main.js) with the stdin it already read.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 
-/** The stdin the fast path already read, for the full hook when it falls back. */
+/** The stdin the fast path already read, for the full hook when it falls back (read it as a property of the module: it is set late). */
 export let preReadStdin: string | undefined;
+
+/** bin/teamux, which runs the detached bookkeeping and is the full CLI. */
+export const TEAMUX_BIN = path.join(__dirname, '..', '..', 'bin', 'teamux');
 
 const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 
@@ -75,4 +82,14 @@ export async function fastStop(argv: readonly string[], teamuxBin: string): Prom
   await new Promise<void>((resolve) => child.stdin.end(preReadStdin, () => resolve()));
   child.unref();
   return true;
+}
+
+// Run as Claude Code's Stop hook: the fast path, else the full CLI in this same process.
+if (require.main === module) {
+  void (async () => {
+    if (await fastStop(process.argv.slice(2), TEAMUX_BIN)) process.exit(0);
+    const cli = path.join(__dirname, '..', 'cli', 'main.js');
+    const { main } = (await import(require('node:url').pathToFileURL(cli).href)) as { main: () => Promise<void> };
+    await main();
+  })();
 }
