@@ -5,7 +5,7 @@
  * inherits this terminal. When dist/ has not been built, it is built first with the checkout's own
  * TypeScript. Every benchmark runs even if an earlier one fails; the exit status is non-zero when the
  * build or any benchmark fails. Arguments are passed to bench/mux.mjs (its sections:
- * `npm run bench -- throughput latency`). The store and mux benchmarks measure their
+ * `npm run bench -- throughput latency`; `--quick` goes to bench/scale.mjs, the scaling rows). The store and mux benchmarks measure their
  * own frozen copy of dist/, so a rebuild by someone else during the run does not change the figures.
  *
  * Ctrl-C reaches the running benchmark directly (same process group) and it cleans up after itself;
@@ -28,8 +28,9 @@ const STEPS = [
   },
   { name: 'store', argv: [path.join(REPO, 'bench', 'store.mjs')] },
   { name: 'nats-store', argv: [path.join(REPO, 'bench', 'nats-store.mjs')] },
+  { name: 'scale', argv: [path.join(REPO, 'bench', 'scale.mjs'), ...(process.argv.includes('--quick') ? ['--quick'] : [])] },
   { name: 'mcp', argv: [path.join(REPO, 'bench', 'mcp.mjs')] },
-  { name: 'mux', argv: [path.join(REPO, 'bench', 'mux.mjs'), ...process.argv.slice(2)] },
+  { name: 'mux', argv: [path.join(REPO, 'bench', 'mux.mjs'), ...process.argv.slice(2).filter((a) => a !== '--quick')] },
 ];
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];

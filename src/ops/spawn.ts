@@ -21,21 +21,11 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { SpawnRequest } from '../protocol/spawn.js';
 import { accept, Name, refuse } from '../protocol/types.js';
-import { ensureDir, writeJson } from '../store/fsx.js';
+import { writeSpawnRequest } from '../store/spawns.js';
 import { actor, defineOp } from './op.js';
 
-/** The file name of a request made at `time` (ms) for `name`. */
-export function spawnFileName(name: string, time: number): string {
-  return `${time}-${name}.json`;
-}
-
-/** Write a spawn request into the team's spawn folder; returns its path. */
-export async function writeSpawnRequest(folder: string, req: SpawnRequest): Promise<string> {
-  await ensureDir(folder);
-  const file = path.join(folder, spawnFileName(req.name, Date.parse(req.time)));
-  await writeJson(file, SpawnRequest.parse(req));
-  return file;
-}
+// The queue's writer lives with its reader in store/spawns.ts.
+export { spawnFileName, writeSpawnRequest } from '../store/spawns.js';
 
 export const spawnTeammate = defineOp({
   name: 'spawn_teammate',

@@ -1,32 +1,78 @@
 /**
  * `events.jsonl`: the append-only record of every coordination event (tasks, messages, requests,
- * members). The sidebar's mailbox traffic and any audit read it; nothing ever rewrites it.
- * EventTail owns a reader's byte offset into the log, so a watcher reads each appended line once.
+ * members). The sidebar's mailbox traffic and any audit read it; nothing ever rewrites a line. Once
+ * it passes EVENTS_SEGMENT_BYTES it is sealed into `segments/events.<seq>.jsonl` (store/segments.ts)
+ * and the oldest sealed segments beyond EVENTS_KEEP are deleted, so it never grows without bound.
+ * EventTail owns a reader's position (segment, byte offset), so a watcher reads each line once,
+ * across rotations, and reads only what is new.
  */
 import type { FileHandle } from 'node:fs/promises';
+import * as path from 'node:path';
 import type { EventType, TeamEvent } from '../protocol/types.js';
 import type { EventFeed, EventStore } from './backend.js';
 import { appendLine, openForRead, readText, type FileProblem } from './fsx.js';
+import { sealedSeqs, sealIfFull, segmentPath, type SegmentSpec } from './segments.js';
+
+/** The size at which events.jsonl is sealed into a segment ($TEAMUX_EVENTS_SEGMENT_BYTES overrides it, for every writer that has it). */
+export const EVENTS_SEGMENT_BYTES = 4 * 1024 * 1024;
+/** How many sealed events segments are kept ($TEAMUX_EVENTS_KEEP overrides it). */
+export const EVENTS_KEEP = 8;
+
+/** The segment layout of an events file: sealed segments go to `segments/` beside it. */
+export function eventSegments(file: string, maxBytes = segmentBytesFromEnv()): SegmentSpec {
+  return { file, dir: path.join(path.dirname(file), 'segments'), maxBytes, keep: positiveEnv('TEAMUX_EVENTS_KEEP') ?? EVENTS_KEEP };
+}
+
+function segmentBytesFromEnv(): number {
+  return positiveEnv('TEAMUX_EVENTS_SEGMENT_BYTES') ?? EVENTS_SEGMENT_BYTES;
+}
+
+function positiveEnv(name: string): number | undefined {
+  const n = Number(process.env[name]);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
 
 /** The team's event log. */
 export class EventLog implements EventStore {
-  constructor(private readonly file: string) {}
+  private readonly spec: SegmentSpec;
 
-  /** Append one event stamped with the current time. */
+  constructor(private readonly file: string, maxBytes?: number) {
+    this.spec = eventSegments(file, maxBytes);
+  }
+
+  /** Append one event stamped with the current time; a full log is sealed into a segment after it. */
   async record(type: EventType, fields: Record<string, unknown>): Promise<void> {
     const event: TeamEvent = { time: new Date().toISOString(), type, ...fields };
     await appendLine(this.file, JSON.stringify(event));
+    await sealIfFull(this.spec).catch(() => null);
   }
 
-  /** Read events, optionally only the last `limit`; bad lines are reported and skipped. */
+  /** Read events (the kept segments, then the active file), optionally only the last `limit`; bad lines are reported and skipped. */
   async read(limit?: number): Promise<{ events: TeamEvent[]; problems: FileProblem[] }> {
-    const text = await readText(this.file);
-    if (text === undefined) return { events: [], problems: [] };
-    const lines = text.split('\n');
-    // The last piece is empty, or a line still being written: not complete yet.
-    lines.pop();
-    const from = limit === undefined ? 0 : Math.max(0, lines.length - limit);
-    return parseLines(this.file, lines.slice(from), from);
+    const files = [...sealedSeqs(this.spec).map((s) => segmentPath(this.spec, s)), this.file];
+    const chunks: Array<{ file: string; lines: string[] }> = [];
+    let count = 0;
+    // Newest first, stopping once `limit` lines are in hand.
+    for (const file of files.reverse()) {
+      const text = await readText(file).catch(() => undefined);
+      if (text === undefined) continue;
+      const lines = text.split('\n');
+      // The last piece is empty, or a line still being written: not complete yet.
+      lines.pop();
+      chunks.unshift({ file, lines });
+      count += lines.length;
+      if (limit !== undefined && count >= limit) break;
+    }
+    const out = { events: [] as TeamEvent[], problems: [] as FileProblem[] };
+    let skip = limit === undefined ? 0 : Math.max(0, count - limit);
+    for (const c of chunks) {
+      const from = Math.min(skip, c.lines.length);
+      skip -= from;
+      const r = parseLines(c.file, c.lines.slice(from), from);
+      out.events.push(...r.events);
+      out.problems.push(...r.problems);
+    }
+    return out;
   }
 }
 
@@ -34,53 +80,140 @@ export class EventLog implements EventStore {
 export const TAIL_START_BYTES = 256 * 1024;
 
 /**
- * Follows the event log: each `readNew()` returns the complete lines appended since the last call.
- * A line still being written stays for the next call; a log that shrank or was replaced is read
- * again from its start (its last TAIL_START_BYTES).
+ * Follows the event log across its segments: each `readNew()` returns the complete lines appended
+ * since the last call. A line still being written stays for the next call. When the active file has
+ * been sealed, the rest of that segment is read and then the next one; a line appended to the segment
+ * just sealed (a writer that opened the file a moment before the rename) is still read. A log that
+ * shrank or was replaced by hand is read again from its start (its last TAIL_START_BYTES).
  */
 export class EventTail implements EventFeed {
-  // position: the byte after the last complete line read, and the file it belongs to
+  // position: the segment being read (its seq; the active file's is one above the highest sealed),
+  // the byte after the last complete line read in it, and the active file's inode
+  private seq = 0;
   private offset = 0;
   private inode = -1;
+  /** The segment sealed most recently and how far it was read: re-checked for late lines. */
+  private sealedTail: { seq: number; offset: number } | null = null;
+  /** Bytes read from disk so far: reading costs what is new, not the size of the log. */
+  bytesRead = 0;
+  /** False until the first read, which starts at the log's recent tail. */
+  private started = false;
+  private readonly spec: SegmentSpec;
 
-  constructor(private readonly file: string, private readonly startBytes = TAIL_START_BYTES) {}
+  constructor(private readonly file: string, private readonly startBytes = TAIL_START_BYTES) {
+    this.spec = eventSegments(file);
+  }
 
   /** The complete events appended since the last call (on the first call, the log's recent tail). */
   async readNew(): Promise<{ events: TeamEvent[]; problems: FileProblem[] }> {
+    const out = { events: [] as TeamEvent[], problems: [] as FileProblem[] };
+    const take = (r: { events: TeamEvent[]; problems: FileProblem[] }): void => {
+      out.events.push(...r.events);
+      out.problems.push(...r.problems);
+    };
+    if (this.sealedTail) {
+      const st = this.sealedTail;
+      const r = await this.readFrom(segmentPath(this.spec, st.seq), st.offset);
+      if (r) {
+        st.offset = r.next;
+        take(r);
+      }
+    }
+    for (let guard = 0; guard < 10_000; guard++) {
+      const sealed = sealedSeqs(this.spec);
+      const active = (sealed.at(-1) ?? 0) + 1;
+      if (this.seq === 0) this.seq = active;
+      if (this.seq < active) {
+        if (!sealed.includes(this.seq)) {
+          const next = sealed.find((s) => s > this.seq) ?? active;
+          out.problems.push({ path: this.file, message: `events segments ${this.seq}–${next - 1} were deleted before they were read` });
+          [this.seq, this.offset, this.inode] = [next, 0, -1];
+          continue;
+        }
+        const r = await this.readFrom(segmentPath(this.spec, this.seq), this.offset);
+        if (r) take(r);
+        this.sealedTail = { seq: this.seq, offset: r?.next ?? this.offset };
+        [this.seq, this.offset, this.inode] = [this.seq + 1, 0, -1];
+        continue;
+      }
+      const r = await this.readActive();
+      if (r === 'sealed') continue;
+      take(r);
+      break;
+    }
+    return out;
+  }
+
+  /** Read the active file from the position; 'sealed' when it turned out to have been sealed meanwhile. */
+  private async readActive(): Promise<{ events: TeamEvent[]; problems: FileProblem[] } | 'sealed'> {
     let fh: FileHandle;
     try {
       fh = await openForRead(this.file);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], problems: [] };
+      // Missing: not written yet, or sealed a moment ago; the next file is read from its start.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.started = true;
+        return { events: [], problems: [] };
+      }
       throw err;
     }
     try {
+      // Opened after a rename? Then this file is the next segment: go round again.
+      if (sealedSeqs(this.spec).includes(this.seq)) return 'sealed';
       const { size, ino } = await fh.stat();
-      if (ino !== this.inode || size < this.offset) {
-        this.inode = ino;
-        this.offset = 0;
-      }
-      if (size === this.offset) return { events: [], problems: [] };
-      // A first read that starts inside the log begins one byte early, so the partial line before
-      // the cut is recognised (and dropped) even when the cut falls exactly on a line start.
-      const cut = this.offset === 0 ? Math.max(0, size - this.startBytes) : this.offset;
-      const from = cut > 0 && this.offset === 0 ? cut - 1 : cut;
-      const buf = Buffer.alloc(size - from);
-      const { bytesRead } = await fh.read(buf, 0, buf.length, from);
-      let text = buf.subarray(0, bytesRead);
-      const end = text.lastIndexOf(0x0a);
-      if (end < 0) return { events: [], problems: [] };
-      this.offset = from + end + 1;
-      text = text.subarray(0, end);
-      if (from < cut) {
-        const first = text.indexOf(0x0a);
-        text = first < 0 ? text.subarray(0, 0) : text.subarray(first + 1);
-      }
-      return parseLines(this.file, text.length === 0 ? [] : text.toString('utf8').split('\n'));
+      // The reader's first look, and a log replaced or cut by hand, start at the recent tail.
+      let limit = Infinity;
+      if (!this.started) [limit, this.started] = [this.startBytes, true];
+      else if ((this.inode !== -1 && ino !== this.inode) || size < this.offset) [limit, this.offset] = [this.startBytes, 0];
+      this.inode = ino;
+      const r = await readLines(fh, this.file, this.offset, size, limit);
+      this.offset = r.next;
+      this.bytesRead += r.bytes;
+      return r;
     } finally {
       await fh.close();
     }
   }
+
+  private async readFrom(file: string, offset: number): Promise<{ events: TeamEvent[]; problems: FileProblem[]; next: number } | null> {
+    let fh: FileHandle;
+    try {
+      fh = await openForRead(file);
+    } catch {
+      return null;
+    }
+    try {
+      const { size } = await fh.stat();
+      const r = await readLines(fh, file, offset, size, Infinity);
+      this.bytesRead += r.bytes;
+      return r;
+    } finally {
+      await fh.close();
+    }
+  }
+}
+
+/**
+ * The complete lines of an open file between `offset` and `size`. When reading from the start of a
+ * file longer than `startBytes`, only its last `startBytes` are read, beginning one byte early so the
+ * partial line before the cut is recognised (and dropped) even when the cut falls on a line start.
+ */
+async function readLines(fh: FileHandle, file: string, offset: number, size: number, startBytes: number): Promise<{ events: TeamEvent[]; problems: FileProblem[]; next: number; bytes: number }> {
+  if (size <= offset) return { events: [], problems: [], next: offset, bytes: 0 };
+  const cut = offset === 0 ? Math.max(0, size - startBytes) : offset;
+  const from = cut > 0 && offset === 0 ? cut - 1 : cut;
+  const buf = Buffer.alloc(size - from);
+  const { bytesRead } = await fh.read(buf, 0, buf.length, from);
+  let text = buf.subarray(0, bytesRead);
+  const end = text.lastIndexOf(0x0a);
+  if (end < 0) return { events: [], problems: [], next: offset, bytes: bytesRead };
+  const next = from + end + 1;
+  text = text.subarray(0, end);
+  if (from < cut) {
+    const firstNl = text.indexOf(0x0a);
+    text = firstNl < 0 ? text.subarray(0, 0) : text.subarray(firstNl + 1);
+  }
+  return { ...parseLines(file, text.length === 0 ? [] : text.toString('utf8').split('\n')), next, bytes: bytesRead };
 }
 
 /** Parse event lines; `firstLine` (0-based) makes a problem name its line in the file. */

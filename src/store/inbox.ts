@@ -2,14 +2,19 @@
  * Inboxes: one append-only JSONL file per member under `inboxes/`. Each reader keeps a cursor (a byte
  * offset and the ids it has seen) in its own file. Reading never deletes anything: `unread()` returns
  * messages past the cursor and `commit()` moves it, so a reader that crashes between the two gets the
- * same messages again, and a message appended twice is delivered once.
+ * same messages again, and a message appended twice is delivered once. An inbox past
+ * INBOX_SEGMENT_BYTES is sealed into `segments/inboxes/<member>.<seq>.jsonl` (store/segments.ts); a
+ * cursor names the segment it is in, and a sealed segment is deleted once every reader's cursor has
+ * passed it, so nothing unread is ever deleted and reading costs only what is new.
  */
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { Message, type MessageType } from '../protocol/types.js';
+import { promises as fsp, readdirSync } from 'node:fs';
 import { appendLine, ensureDir, openForRead, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
 import type { InboxStore } from './backend.js';
 import type { TeamPaths } from './paths.js';
+import { sealedSeqs, sealIfFull, segmentPath, type SegmentSpec } from './segments.js';
 import { waitOnFolder } from './watch.js';
 
 /** How many delivered ids a cursor remembers for de-duplication. */
@@ -17,10 +22,17 @@ const SEEN_LIMIT = 2_000;
 /** The largest message accepted, in bytes of its JSON line. */
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
 
+/** The size at which an inbox is sealed into a segment ($TEAMUX_INBOX_SEGMENT_BYTES overrides it). */
+export const INBOX_SEGMENT_BYTES = 1024 * 1024;
+
 /** A reader's position in one inbox. */
 export interface Cursor {
   offset: number;
   seen: string[];
+  /** The segment `offset` is in (absent: 1, the inbox's first file, as cursors before segments were). */
+  seq?: number;
+  /** The segment sealed last and how far it was read: a line appended to it late is still read. */
+  sealed?: { seq: number; offset: number };
 }
 
 /** Messages past a cursor, and the cursor to commit once they are handled. */
@@ -63,6 +75,32 @@ export class Mailbox implements InboxStore {
       this.dirReady = true;
     }
     await appendLine(this.paths.inbox(msg.to), line);
+    if ((await sealIfFull(this.segments(msg.to)).catch(() => null)) !== null) await this.prune(msg.to);
+  }
+
+  /** The segment layout of `member`'s inbox (sealed segments are pruned by cursor, not by count). */
+  segments(member: string): SegmentSpec {
+    const n = Number(process.env.TEAMUX_INBOX_SEGMENT_BYTES);
+    return { file: this.paths.inbox(member), dir: path.join(this.paths.segments, 'inboxes'), maxBytes: Number.isInteger(n) && n > 0 ? n : INBOX_SEGMENT_BYTES, keep: Number.MAX_SAFE_INTEGER };
+  }
+
+  /** Delete the sealed segments of `member`'s inbox that every reader's cursor has passed (none when nobody has read it). */
+  private async prune(member: string): Promise<void> {
+    const prefix = `${path.basename(this.paths.inbox(member), '.jsonl')}.cursor.`;
+    let names: string[];
+    try {
+      names = readdirSync(this.paths.inboxes).filter((n) => n.startsWith(prefix) && n.endsWith('.json'));
+    } catch {
+      return;
+    }
+    if (names.length === 0) return;
+    let min = Infinity;
+    for (const n of names) {
+      const c = await this.cursor(member, n.slice(prefix.length, -'.json'.length));
+      min = Math.min(min, c.sealed?.seq ?? c.seq ?? 1, c.seq ?? 1);
+    }
+    const spec = this.segments(member);
+    for (const seq of sealedSeqs(spec)) if (seq < min) await fsp.rm(segmentPath(spec, seq), { force: true });
   }
 
   /** The reader's cursor for `member`'s inbox. */
@@ -73,70 +111,82 @@ export class Mailbox implements InboxStore {
     const json = parseJson(file, text);
     const v = json.ok ? (json.value as Partial<Cursor>) : {};
     if (typeof v.offset !== 'number' || !Array.isArray(v.seen)) return { offset: 0, seen: [] };
-    return { offset: v.offset, seen: v.seen.filter((s): s is string => typeof s === 'string') };
+    const c: Cursor = { offset: v.offset, seen: v.seen.filter((s): s is string => typeof s === 'string') };
+    if (Number.isInteger(v.seq) && v.seq! > 0) c.seq = v.seq;
+    if (v.sealed && Number.isInteger(v.sealed.seq) && Number.isInteger(v.sealed.offset)) c.sealed = { seq: v.sealed.seq, offset: v.sealed.offset };
+    return c;
   }
 
-  /** Messages in `member`'s inbox past `reader`'s cursor; complete lines only, duplicates dropped. */
+  /** Messages in `member`'s inbox past `reader`'s cursor, across its segments; complete lines only, duplicates dropped. */
   async unread(member: string, reader: string = member): Promise<Unread> {
     const cursor = await this.cursor(member, reader);
-    const file = this.paths.inbox(member);
-    let buf: Buffer;
-    try {
-      const fh = await openForRead(file);
-      try {
-        const { size } = await fh.stat();
-        // A cursor past the end means the file was replaced by hand: start over; ids de-duplicate.
-        const start = cursor.offset <= size ? cursor.offset : 0;
-        buf = Buffer.alloc(size - start);
-        if (buf.length > 0) await fh.read(buf, 0, buf.length, start);
-        cursor.offset = start;
-      } finally {
-        await fh.close();
-      }
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { messages: [], next: cursor, problems: [] };
-      throw err;
-    }
+    const spec = this.segments(member);
     const seen = new Set(cursor.seen);
-    const messages: Message[] = [];
-    const problems: FileProblem[] = [];
-    let pos = 0;
-    for (;;) {
-      const nl = buf.indexOf(0x0a, pos);
-      // Bytes after the last newline are a line still being written: leave them for next time.
-      if (nl < 0) break;
-      const lineStart = pos;
-      const line = buf.subarray(pos, nl).toString('utf8');
-      pos = nl + 1;
-      if (line.trim() === '') continue;
-      let parsed = parseMessage(line);
-      if (!parsed.ok) {
-        // A writer killed in the middle of a large append leaves bytes with no newline, and the next
-        // sender's line is glued onto them: keep that whole message, report the torn part.
-        const at = line.lastIndexOf('{"id":"msg-');
-        const tail = at > 0 ? parseMessage(line.slice(at)) : null;
-        problems.push({ path: `${file} (byte ${cursor.offset + lineStart})`, message: tail?.ok ? 'a torn (partly written) message was skipped' : parsed.message });
-        if (!tail?.ok) continue;
-        parsed = tail;
-      }
-      if (seen.has(parsed.msg.id)) continue;
-      seen.add(parsed.msg.id);
-      messages.push(parsed.msg);
+    const out: Unread = { messages: [], next: { ...cursor, seen: [] }, problems: [] };
+    const take = (buf: Buffer, file: string, base: number): number => parseInbox(buf, file, base, seen, out);
+    // Lines that reached the segment sealed last after this reader had moved on.
+    if (cursor.sealed) {
+      const r = await readFrom(segmentPath(spec, cursor.sealed.seq), cursor.sealed.offset);
+      if (r) out.next.sealed = { seq: cursor.sealed.seq, offset: cursor.sealed.offset + take(r, segmentPath(spec, cursor.sealed.seq), cursor.sealed.offset) };
     }
-    const ids = [...cursor.seen, ...messages.map((m) => m.id)];
-    return { messages, next: { offset: cursor.offset + pos, seen: ids.slice(-SEEN_LIMIT) }, problems };
+    let seq = cursor.seq ?? 1;
+    let offset = cursor.offset;
+    for (let guard = 0; guard < 100_000; guard++) {
+      const sealed = sealedSeqs(spec);
+      const active = (sealed.at(-1) ?? 0) + 1;
+      // A cursor from a folder that was replaced: start over; ids de-duplicate.
+      if (seq > active) [seq, offset] = [active, 0];
+      if (seq < active) {
+        if (!sealed.includes(seq)) [seq, offset] = [sealed.find((x) => x > seq) ?? active, 0];
+        if (seq < active) {
+          const file = segmentPath(spec, seq);
+          const r = (await readFrom(file, offset)) ?? Buffer.alloc(0);
+          out.next.sealed = { seq, offset: offset + take(r, file, offset) };
+          [seq, offset] = [seq + 1, 0];
+          continue;
+        }
+      }
+      const file = this.paths.inbox(member);
+      let buf: Buffer | null;
+      try {
+        const fh = await openForRead(file);
+        try {
+          // Opened after a rename? Then this file is the next segment: go round again.
+          if (sealedSeqs(spec).includes(seq)) continue;
+          const { size } = await fh.stat();
+          // A cursor past the end means the file was replaced by hand: start over; ids de-duplicate.
+          if (offset > size) offset = 0;
+          buf = Buffer.alloc(size - offset);
+          if (buf.length > 0) await fh.read(buf, 0, buf.length, offset);
+        } finally {
+          await fh.close();
+        }
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        buf = null;
+      }
+      out.next.seq = seq;
+      out.next.offset = offset + (buf ? take(buf, file, offset) : 0);
+      break;
+    }
+    out.next.seen = [...cursor.seen, ...out.messages.map((m) => m.id)].slice(-SEEN_LIMIT);
+    return out;
   }
 
   /** Move the reader's cursor once its messages are handled. */
   async commit(member: string, reader: string, next: Cursor): Promise<void> {
     await ensureDir(this.paths.inboxes);
+    const before = await this.cursor(member, reader);
     await writeJson(this.paths.cursor(member, reader), next);
+    // Moving past a sealed segment may free it.
+    if ((next.seq ?? 1) !== (before.seq ?? 1)) await this.prune(member);
   }
 
   /** Read and commit in one step (the CLI's `inbox read`). */
   async read(member: string, reader: string = member): Promise<Unread> {
     const r = await this.unread(member, reader);
-    if (r.next.offset !== (await this.cursor(member, reader)).offset || r.messages.length > 0) await this.commit(member, reader, r.next);
+    const c = await this.cursor(member, reader);
+    if (r.next.offset !== c.offset || r.next.seq !== c.seq || r.next.sealed?.offset !== c.sealed?.offset || r.messages.length > 0) await this.commit(member, reader, r.next);
     return r;
   }
 
@@ -150,6 +200,56 @@ export class Mailbox implements InboxStore {
     const hasUnread = async (): Promise<true | undefined> => ((await this.unread(member, reader)).messages.length > 0 ? true : undefined);
     return (await waitOnFolder(this.paths.inboxes, timeoutMs, hasUnread, { only: (file) => file === name, signal })) ?? false;
   }
+}
+
+/** Bytes of a file from `offset` to its end; null when it is missing. */
+async function readFrom(file: string, offset: number): Promise<Buffer | null> {
+  let fh;
+  try {
+    fh = await openForRead(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  try {
+    const { size } = await fh.stat();
+    const buf = Buffer.alloc(Math.max(0, size - offset));
+    if (buf.length > 0) await fh.read(buf, 0, buf.length, offset);
+    return buf;
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Parse the complete lines of `buf` (read from `file` at byte `base`) into `out`, skipping ids in
+ * `seen`; returns how many bytes were consumed (up to the last newline).
+ */
+function parseInbox(buf: Buffer, file: string, base: number, seen: Set<string>, out: { messages: Message[]; problems: FileProblem[] }): number {
+  let pos = 0;
+  for (;;) {
+    const nl = buf.indexOf(0x0a, pos);
+    // Bytes after the last newline are a line still being written: leave them for next time.
+    if (nl < 0) break;
+    const lineStart = pos;
+    const line = buf.subarray(pos, nl).toString('utf8');
+    pos = nl + 1;
+    if (line.trim() === '') continue;
+    let parsed = parseMessage(line);
+    if (!parsed.ok) {
+      // A writer killed in the middle of a large append leaves bytes with no newline, and the next
+      // sender's line is glued onto them: keep that whole message, report the torn part.
+      const at = line.lastIndexOf('{"id":"msg-');
+      const tail = at > 0 ? parseMessage(line.slice(at)) : null;
+      out.problems.push({ path: `${file} (byte ${base + lineStart})`, message: tail?.ok ? 'a torn (partly written) message was skipped' : parsed.message });
+      if (!tail?.ok) continue;
+      parsed = tail;
+    }
+    if (seen.has(parsed.msg.id)) continue;
+    seen.add(parsed.msg.id);
+    out.messages.push(parsed.msg);
+  }
+  return pos;
 }
 
 function parseMessage(line: string): { ok: true; msg: Message } | { ok: false; message: string } {

@@ -14,7 +14,7 @@ import { closeSync, lstatSync, openSync, readdirSync, readSync, statSync } from 
 import * as path from 'node:path';
 import type { Task } from '../protocol/types.js';
 import { boardState, type BoardTask } from './board-model.js';
-import { appendLines, atomicWrite, type FileProblem } from './fsx.js';
+import { appendLines, atomicWrite, checkFolderSync, type FileProblem } from './fsx.js';
 import { withLock } from './lock.js';
 import type { TeamPaths } from './paths.js';
 
@@ -61,6 +61,8 @@ export class BoardIndex {
    * check is younger than `maxScanAgeMs`; else every file is checked first (under the index lock).
    */
   async current(maxScanAgeMs = this.checkEveryMs): Promise<ReadonlyMap<string, IndexEntry>> {
+    // A tasks "folder" that is a link or a file is refused, as every read of the board refuses it.
+    checkFolderSync(this.paths.tasks);
     this.catchUp();
     if (this.stamp !== folderStamp(this.paths.tasks) || Date.now() - this.scannedAt > maxScanAgeMs) await this.scan();
     return this.entries;

@@ -1,0 +1,267 @@
+#!/usr/bin/env node
+/**
+ * Scaling benchmark: how the team store's costs grow with the size of the work, each figure next to a
+ * reference measured in the same run, with medians and ranges of interleaved runs and the ratios.
+ *   cli      `teamux --version`, `inbox read`, `task claim` (10k board) vs `node -e 0` and `tmux -V`
+ *   tasks    claim-next, task list --status/--ready on boards of 10/1k/5k/10k tasks, in-process, vs
+ *            reading the whole board (TaskBoard.snapshot, what claim and list did before the index)
+ *   sidebar  task write → sidebar rows rendered, on populated boards (TeamWatch + renderSidebar), vs
+ *            the fs.watch event for the same file; CPU per change
+ *   logs     reading what is new in events.jsonl and an inbox of 1k/100k lines vs reading the file
+ * `--quick` runs smaller sizes and fewer samples (about a minute). Run `npx tsc -p tsconfig.json`
+ * first; it measures dist/ of this checkout.
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cleanupAll, tempDir } from './lib/cleanup.mjs';
+import { machineLine, num, printTable, ratio } from './lib/report.mjs';
+import { clock, summarize } from './lib/timing.mjs';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const DIST = path.join(REPO, 'dist');
+const BIN = path.join(REPO, 'bin', 'teamux');
+const QUICK = process.argv.includes('--quick');
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const want = (s) => only.length === 0 || only.includes(s);
+
+const SIZES = (process.env.TEAMUX_BENCH_SIZES ? process.env.TEAMUX_BENCH_SIZES.split(',').map(Number) : QUICK ? [10, 1_000, 5_000] : [10, 1_000, 5_000, 10_000]);
+const RUNS = QUICK ? 7 : 15;
+
+const load = (rel) => import(pathToFileURL(path.join(DIST, rel)).href);
+const { TeamStore } = await load('store/team.js');
+const { initTeam } = await load('store/init.js');
+
+const member = (name, kind) => ({ name, role: kind, kind, runtime: 'command', speaksProtocol: true, planRequired: false, planApprover: null, tools: null });
+
+/** A team folder with `n` task files written directly (a third of them completed, every fifth blocked by the one before). */
+async function board(n) {
+  const root = tempDir('teamux-scale-');
+  const dir = path.join(root, '.teamux', 'scale');
+  const { store } = await initTeam(dir, { name: 'scale', root, layoutFile: null, members: [member('lead', 'lead'), member('amy', 'teammate')], seedTasks: [] });
+  const now = new Date().toISOString();
+  for (let i = 1; i <= n; i++) {
+    const done = i % 3 === 0;
+    const task = {
+      version: 1, id: String(i), subject: `task ${i}`, description: '', status: done ? 'completed' : 'pending', owner: done ? 'amy' : null,
+      blocks: [], blockedBy: i % 5 === 0 ? [String(i - 1)] : [], revision: 1, createdAt: now, updatedAt: now, claimedAt: null, completedAt: null, result: null, holder: null,
+    };
+    writeFileSync(path.join(dir, 'tasks', `${i}.json`), JSON.stringify(task, null, 2) + '\n');
+  }
+  writeFileSync(path.join(dir, 'tasks', 'highwater'), `${n}\n`);
+  return { dir, store };
+}
+
+async function open(dir) {
+  const r = await TeamStore.open(dir, 'bench');
+  if (!r.ok) throw new Error(r.error.message);
+  return r.store;
+}
+
+/** "median (min–max)" of samples in ms. */
+function mr(samples) {
+  const s = summarize(samples);
+  return `${num(s.p50)} (${num(s.min)}–${num(s.max)})`;
+}
+const med = (samples) => summarize(samples).p50;
+
+/** Time `argv` as a child process, `runs` times each, interleaved with the others. */
+function interleaved(commands, runs) {
+  const times = commands.map(() => []);
+  for (let r = 0; r < runs; r++) {
+    for (const [i, c] of commands.entries()) {
+      const t0 = clock();
+      const p = spawnSync(c.argv[0], c.argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...c.env } });
+      const t = clock() - t0;
+      if (p.status !== c.status) throw new Error(`${c.name}: exit ${p.status}: ${String(p.stderr).slice(0, 300)}`);
+      times[i].push(t);
+    }
+  }
+  return times;
+}
+
+async function cliSection() {
+  const { dir, store } = await board(QUICK ? 5_000 : 10_000);
+  await store.tasks.index.current();
+  for (let i = 0; i < 20; i++) await store.send({ from: 'lead', to: 'amy', type: 'message', text: `hello ${i}` });
+  const tmux = spawnSync('tmux', ['-V']).status === 0;
+  const commands = [
+    { name: 'node -e 0', argv: [process.execPath, '-e', '0'], status: 0 },
+    ...(tmux ? [{ name: 'tmux -V', argv: ['tmux', '-V'], status: 0 }] : []),
+    { name: 'teamux --version', argv: [process.execPath, BIN, '--version'], status: 0 },
+    // Read and then nothing new: each run reads an inbox that has no unread messages after the first.
+    { name: 'teamux inbox read', argv: [process.execPath, BIN, 'inbox', 'read', '--as', 'amy', '--team-dir', dir], status: 0 },
+    { name: `teamux task claim (${QUICK ? '5k' : '10k'} board)`, argv: [process.execPath, BIN, 'task', 'claim', '--as', 'amy', '--team-dir', dir], status: 0 },
+  ];
+  const times = interleaved(commands, RUNS);
+  const node = med(times[0]);
+  const version = med(times[commands.findIndex((c) => c.name === 'teamux --version')]);
+  const rows = commands.map((c, i) => [c.name, mr(times[i]), ratio(med(times[i]), node), ratio(med(times[i]), version)]);
+  printTable(`CLI floor: ${RUNS} interleaved runs each, ms (median (min–max)); goals: --version and inbox read ≤ 1.5x node -e 0, task claim ≤ 1.2x --version`, ['command', 'median (range)', 'vs node -e 0', 'vs --version'], rows);
+}
+
+async function tasksSection() {
+  const rows = [];
+  for (const n of SIZES) {
+    const { dir } = await board(n);
+    const s = await open(dir);
+    const t0 = clock();
+    await s.tasks.index.current();
+    const build = clock() - t0;
+    const claim = [];
+    const full = [];
+    const listFew = [];
+    const listReady = [];
+    // Each sample claims one ready task; three more are left for the cold-handle claims.
+    const readyCount = s.tasks.index.ready(await s.tasks.index.current()).length;
+    const samples = Math.min(n >= 5_000 ? (QUICK ? 5 : 9) : 15, readyCount - 3);
+    for (let i = 0; i < samples; i++) {
+      // Interleaved: the reference (a whole-board read) and each indexed operation in turn.
+      let a = clock();
+      await s.tasks.snapshot();
+      full.push(clock() - a);
+      a = clock();
+      const r = await s.claim('amy');
+      claim.push(clock() - a);
+      if (!r.ok) throw new Error(r.message);
+      a = clock();
+      await s.tasks.list({ status: 'in_progress' });
+      listFew.push(clock() - a);
+      if (i < 3) {
+        a = clock();
+        const l = await s.tasks.list({ ready: true });
+        listReady.push({ ms: clock() - a, rows: l.tasks.length });
+      }
+    }
+    // A fresh handle, as a new CLI process has: the index comes from disk.
+    const cold = [];
+    for (let i = 0; i < 3; i++) {
+      const c = await open(dir);
+      const a = clock();
+      const r = await c.claim('amy');
+      cold.push(clock() - a);
+      if (!r.ok) throw new Error(r.message);
+    }
+    const lr = listReady.map((x) => x.ms);
+    rows.push([
+      num(n, 0), mr(full), mr(claim), ratio(med(claim), med(full)), mr(cold), `${mr(listFew)} (${samples} rows)`, `${mr(lr)} (${listReady[0].rows} rows)`, num(build),
+    ]);
+  }
+  printTable('Tasks, in-process, ms (median (min–max)); reference: reading the whole board (snapshot); goal: claim < 20 ms at 10k, lists in proportion to rows', ['tasks', 'whole board read', 'claim next', 'claim/read', 'claim, cold handle', 'list --status in_progress', 'list --ready', 'index build'], rows);
+}
+
+async function sidebarSection() {
+  const { TeamWatch } = await load('store/team-watch.js');
+  const { renderSidebar } = await load('ui/sidebar.js');
+  const rows = [];
+  for (const n of SIZES) {
+    const { dir } = await board(n);
+    const writer = await open(dir);
+    const watchStore = await open(dir);
+    const tw = new TeamWatch(watchStore);
+    await tw.start();
+    const fsEvents = new Map();
+    const fsw = watch(path.join(dir, 'tasks'), (_t, name) => {
+      if (name && !fsEvents.has(name)) fsEvents.set(name, clock());
+    });
+    const shown = [];
+    const watched = [];
+    const cpu = [];
+    const samples = QUICK ? 15 : 40;
+    try {
+      for (let i = 0; i < samples + 3; i++) {
+        const subject = `fresh ${i}`;
+        const expected = tw.state().board.size + 1;
+        let rendered = null;
+        const seen = new Promise((resolve) => {
+          const sub = tw.onChange((s) => {
+            // What the screen does on each change: render the sidebar's rows (the new task is counted in its header).
+            const out = renderSidebar(s, { width: 40, height: 50, sections: ['task_board', 'mailbox', 'requests'], selectedRequest: null, notices: [] });
+            if (s.board.size === expected && out.some((r) => r.some((c) => c.text.includes(`TASKS ${expected} `)))) {
+              rendered = clock();
+              sub.dispose();
+              resolve();
+            }
+          });
+        });
+        const c0 = process.cpuUsage();
+        const t0 = clock();
+        const r = await writer.tasks.create({ subject });
+        await seen;
+        const used = process.cpuUsage(c0);
+        if (i >= 3) {
+          shown.push(rendered - t0);
+          const ev = fsEvents.get(`${r.value.id}.json`);
+          if (ev) watched.push(ev - t0);
+          cpu.push((used.user + used.system) / 1000);
+        }
+        // Claimed and completed, so the next new task is the first ready row again.
+        await writer.claim('amy', r.value.id);
+        await writer.complete('amy', r.value.id, null);
+        fsEvents.clear();
+      }
+    } finally {
+      fsw.close();
+      await tw.dispose();
+    }
+    const a = summarize(shown);
+    const b = summarize(watched);
+    const p95 = (x) => { const s = Float64Array.from(x).sort(); return s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)]; };
+    rows.push([num(n, 0), num(a.p50), num(p95(shown)), `${num(b.p50)} / ${num(p95(watched))}`, ratio(p95(shown), p95(watched)), num(med(cpu))]);
+  }
+  printTable(`Sidebar freshness, task write → rows rendered (in-process TeamWatch + renderSidebar), ms; reference: fs.watch event for the file; goal: p95 < 50 ms at 5k, CPU per change flat`, ['tasks', 'p50', 'p95', 'fs.watch p50 / p95', 'p95 ratio', 'CPU per change (ms, incl. the write)'], rows);
+}
+
+async function logsSection() {
+  const { EventTail } = await load('store/events.js');
+  const rows = [];
+  for (const n of QUICK ? [1_000, 100_000] : [1_000, 100_000]) {
+    const { dir, store } = await board(0);
+    const line = (i) => JSON.stringify({ time: new Date().toISOString(), type: 'message_sent', from: 'lead', to: 'amy', messageType: 'message', excerpt: `message ${i} ${'x'.repeat(60)}` }) + '\n';
+    let chunk = '';
+    for (let i = 0; i < n; i++) chunk += line(i);
+    appendFileSync(path.join(dir, 'events.jsonl'), chunk);
+    // The inbox: n messages, of which the reader has read all but the last.
+    let inbox = '';
+    for (let i = 0; i < n; i++) inbox += JSON.stringify({ id: `msg-${i}`, from: 'lead', to: 'amy', type: 'message', text: `hello ${i}`, time: new Date().toISOString() }) + '\n';
+    mkdirSync(path.join(dir, 'inboxes'), { recursive: true });
+    appendFileSync(path.join(dir, 'inboxes', 'amy.jsonl'), inbox);
+    await store.mail.read('amy');
+    const tail = new EventTail(path.join(dir, 'events.jsonl'));
+    await tail.readNew();
+    const newEvent = [];
+    const newMsg = [];
+    const whole = [];
+    for (let i = 0; i < RUNS; i++) {
+      await store.events.record('message_sent', { from: 'lead', to: 'amy', excerpt: `late ${i}` });
+      let a = clock();
+      const r = await tail.readNew();
+      newEvent.push(clock() - a);
+      if (r.events.length !== 1) throw new Error(`tail read ${r.events.length} events, expected 1`);
+      await store.send({ from: 'lead', to: 'amy', type: 'message', text: `late ${i}` });
+      a = clock();
+      const m = await store.mail.read('amy');
+      newMsg.push(clock() - a);
+      if (m.messages.length !== 1) throw new Error(`inbox read ${m.messages.length} messages, expected 1`);
+      a = clock();
+      readFileSync(path.join(dir, 'events.jsonl'), 'utf8').split('\n').map((l) => (l ? JSON.parse(l) : null));
+      whole.push(clock() - a);
+    }
+    rows.push([num(n, 0), mr(newEvent), mr(newMsg), mr(whole), ratio(med(newEvent), med(whole))]);
+  }
+  printTable('Logs: reading what is new (one event, one message) in a log of N lines, ms; reference: reading and parsing the whole events file', ['lines', 'events tail, 1 new', 'inbox read, 1 new', 'whole events file', 'tail/whole'], rows);
+}
+
+try {
+  process.stdout.write(`teamux scale benchmark${QUICK ? ' (quick)' : ''}\n${machineLine()}\n`);
+  const tmuxV = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
+  process.stdout.write(`reference: ${tmuxV.status === 0 ? tmuxV.stdout.trim() : 'tmux not found'}; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`);
+  if (want('cli')) await cliSection();
+  if (want('tasks')) await tasksSection();
+  if (want('sidebar')) await sidebarSection();
+  if (want('logs')) await logsSection();
+  process.stdout.write(`\nload average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`);
+} finally {
+  cleanupAll();
+}
