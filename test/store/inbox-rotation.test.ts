@@ -6,6 +6,7 @@ import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/protocol/types.js';
+import type { Mailbox } from '../../src/store/inbox.js';
 import { makeTeam, REPO } from '../helpers/team.js';
 
 let cleanup: Array<() => Promise<void>> = [];
@@ -62,7 +63,7 @@ describe('inbox segments', () => {
     got.push(...(await t.store.mail.read('lead')).messages);
     expectComplete(got, senders, 150);
     // ~450 messages, one in seven with 3 KB of payload: about 230 KB, so many 16 KiB segments were sealed…
-    const cursor = await t.store.mail.cursor('lead', 'lead');
+    const cursor = await (t.store.mail as Mailbox).cursor('lead', 'lead');
     expect(cursor.seq ?? 1).toBeGreaterThan(8);
     // …and the reader kept up, so the read ones were deleted: only the last sealed one is kept (for late lines).
     expect(segments(t.dir).length).toBeLessThanOrEqual(1);
