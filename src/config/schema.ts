@@ -327,6 +327,14 @@ export const LayoutSchema = z
           ctx.addIssue({ code: 'custom', path: ['teammates', i, 'agent', 'native_teams'], message: "native_teams is for the lead: Claude Code's agent teams are spawned by their lead", params: { hint: 'move native_teams to the lead (agent: { cli: claude, native_teams: true })' } });
         }
       });
+      const store = (layout as { store?: unknown }).store;
+      if ((layout as { pipeline?: unknown }).pipeline !== undefined && typeof store === 'string' && store !== 'folder') {
+        ctx.addIssue({
+          code: 'custom', path: ['store'],
+          message: 'a staged pipeline keeps its rules and state in the team folder, so it cannot run on a NATS store',
+          params: { hint: 'remove store: (the team folder is the default) or the pipeline: section' },
+        });
+      }
       const names = members.flatMap((m) => (typeof m.name === 'string' ? [m.name] : []));
       for (const p of pipelineRoleProblems((layout as { pipeline?: unknown }).pipeline, names)) {
         ctx.addIssue({ code: 'custom', path: p.path, message: p.message, params: { hint: p.hint } });

@@ -50,4 +50,10 @@ describe('pipeline section', () => {
     expect(errorsOf('pipeline:', '  max_parallel: 0')).toContain('team.yaml:10:17 pipeline.max_parallel:');
     expect(errorsOf('pipeline:', '  story_cap: { warn: 30, max: 20 }')).toContain('pipeline.story_cap.warn: warn 30 is larger than max 20\n  hint: make warn at most max');
   });
+
+  test('pipeline.not-on-a-nats-store', () => {
+    expect(errorsOf('store: nats://127.0.0.1:4222', 'pipeline: {}')).toBe(
+      'team.yaml:9:8 store: a staged pipeline keeps its rules and state in the team folder, so it cannot run on a NATS store\n  hint: remove store: (the team folder is the default) or the pipeline: section',
+    );
+  });
 });

@@ -89,7 +89,7 @@ def ready_ids(tasks_dir):
     for name in os.listdir(tasks_dir):
         if TASK_FILE.match(name):
             t = read_json(os.path.join(tasks_dir, name))
-            if isinstance(t, dict) and t.get("version") == 1 and t.get("id") == name[:-5]:
+            if isinstance(t, dict) and t.get("version") in (1, 2) and t.get("id") == name[:-5]:  # §1: 2, and 1 still read
                 tasks[t["id"]] = t
     ready = [i for i, t in tasks.items() if t.get("status") == "pending" and t.get("owner") is None
              and all(tasks.get(b, {}).get("status") == "completed" for b in t.get("blockedBy", []))]
@@ -111,7 +111,10 @@ def claim(team_dir, tasks_dir, task_id, me):
             if not isinstance(blocker, dict) or blocker.get("status") != "completed":
                 return False
         now = now_iso()
-        task.update(status="in_progress", owner=me, claimedAt=now, updatedAt=now, revision=task["revision"] + 1)
+        # §4.1: a claim appends an open attempt; a version 1 task is written back as version 2
+        attempts = list(task.get("attempts", [])) + [{"owner": me, "startedAt": now, "endedAt": None, "outcome": None, "note": None}]
+        task.update(version=2, status="in_progress", owner=me, claimedAt=now, updatedAt=now, revision=task["revision"] + 1,
+                    attempts=attempts, blockedReason=task.get("blockedReason"), reopenedAt=task.get("reopenedAt"))
         atomic_write_json(path, task)
         append_event(team_dir, {"time": now, "type": "task_claimed", "task": task_id, "by": me})
         return True

@@ -18,7 +18,10 @@ export function isConflict(err: unknown): boolean {
 export function isTransient(err: unknown): boolean {
   if (isConflict(err)) return false;
   const e = err as Error;
-  const text = `${e?.name ?? ''} ${e?.message ?? ''}`;
+  // The cause counts too: while a restarted server's JetStream comes back, a publish fails as
+  // JetStreamNotEnabled caused by "no responders" (JetStream itself was checked at connect).
+  const cause = e?.cause as Error | undefined;
+  const text = `${e?.name ?? ''} ${e?.message ?? ''} ${cause?.name ?? ''} ${cause?.message ?? ''}`;
   return /timeout|timed out|disconnect|reconnect|no responders|503|connection|closed|CONNECTION_REFUSED|ECONN/i.test(text) && !/ClosedConnectionError/.test(e?.name ?? '');
 }
 

@@ -73,7 +73,7 @@ describe.each(backends)('tasks on $name', (backend) => {
     await s.claim('amy', '1');
     expect(await s.tasks.release('1', 'bob', 'no')).toMatchObject({ ok: false, reason: 'not_owner' });
     expect(await s.tasks.release('1', null, 'stale')).toMatchObject({ ok: true, value: { owner: null, status: 'pending' } });
-    expect(await s.tasks.release('1', null, 'again')).toMatchObject({ ok: false, reason: 'not_owner' });
+    expect(await s.tasks.release('1', null, 'again')).toMatchObject({ ok: false, reason: 'illegal_transition' });
     expect(await s.claim('bob')).toMatchObject({ ok: true, value: { id: '1', owner: 'bob' } });
   });
 
