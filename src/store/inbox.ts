@@ -52,6 +52,21 @@ export interface Outgoing {
   request_id?: string;
 }
 
+/** A message from `out` with a fresh id and the current time (every backend composes this way). */
+export function composeMessage(out: Outgoing): Message {
+  const msg: Message = { id: `msg-${randomUUID()}`, from: out.from, to: out.to, type: out.type, text: out.text ?? '', time: new Date().toISOString() };
+  if (out.payload !== undefined) msg.payload = out.payload;
+  if (out.request_id !== undefined) msg.request_id = out.request_id;
+  return msg;
+}
+
+/** A message as its one JSON line, checked against the schema and MAX_MESSAGE_BYTES (RangeError past it). */
+export function messageLine(msg: Message): string {
+  const line = JSON.stringify(Message.parse(msg));
+  if (Buffer.byteLength(line) > MAX_MESSAGE_BYTES) throw new RangeError(`message is larger than ${MAX_MESSAGE_BYTES} bytes`);
+  return line;
+}
+
 /** The inboxes of one team folder (member checks happen in TeamStore, which knows the roster). */
 export class Mailbox implements InboxStore {
   private dirReady = false;
@@ -60,16 +75,12 @@ export class Mailbox implements InboxStore {
 
   /** Build a message with a fresh id and the current time. */
   compose(out: Outgoing): Message {
-    const msg: Message = { id: `msg-${randomUUID()}`, from: out.from, to: out.to, type: out.type, text: out.text ?? '', time: new Date().toISOString() };
-    if (out.payload !== undefined) msg.payload = out.payload;
-    if (out.request_id !== undefined) msg.request_id = out.request_id;
-    return msg;
+    return composeMessage(out);
   }
 
   /** Append a message to its recipient's inbox (one O_APPEND write). */
   async deliver(msg: Message): Promise<void> {
-    const line = JSON.stringify(Message.parse(msg));
-    if (Buffer.byteLength(line) > MAX_MESSAGE_BYTES) throw new RangeError(`message is larger than ${MAX_MESSAGE_BYTES} bytes`);
+    const line = messageLine(msg);
     if (!this.dirReady) {
       await ensureDir(this.paths.inboxes);
       this.dirReady = true;

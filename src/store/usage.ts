@@ -6,6 +6,7 @@
  * budget rules live elsewhere (agent/pricing.ts, protocol/budget.ts).
  */
 import { z } from 'zod';
+import type { Spend } from '../protocol/report.js';
 import { readClaudeActivity } from './claude.js';
 import { appendLine, ensureDir, parseJson, readText } from './fsx.js';
 import type { TeamPaths } from './paths.js';
@@ -23,17 +24,10 @@ export const UsageRecord = z.object({
 });
 export type UsageRecord = z.infer<typeof UsageRecord>;
 
-/** A member's spend as its own records give it. */
-export interface RecordedSpend {
+/** A member's spend as its own records give it (usd: as the member's tool reported it, Claude Code; null: estimate from the tokens). */
+export interface RecordedSpend extends Spend {
   /** Where it comes from: the agent's transcript totals, or a Claude Code member's activity record. */
   source: 'transcript' | 'claude' | 'none';
-  model: string | null;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  /** Dollars as the member's tool reported them (Claude Code); null: estimate from the tokens. */
-  usd: number | null;
 }
 
 const TranscriptUsage = z.object({

@@ -5,13 +5,12 @@
  * (moving nothing, so a reader that crashes gets them again), and `commit()` pulls them through the
  * durable consumer and acknowledges each, waiting for the server's confirmation.
  */
-import { randomUUID } from 'node:crypto';
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { Message } from '../../protocol/types.js';
 import type { InboxStore } from '../backend.js';
 import type { FileProblem } from '../fsx.js';
-import { MAX_MESSAGE_BYTES, type Cursor, type Outgoing, type Unread } from '../inbox.js';
+import { composeMessage, messageLine, type Cursor, type Outgoing, type Unread } from '../inbox.js';
 import { backoff, retrying } from './kv.js';
 import { cursorConsumer, inboxStream, inboxSubject } from './names.js';
 
@@ -27,15 +26,11 @@ export class NatsMailbox implements InboxStore {
   constructor(private readonly nc: NatsConnection, private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly team: string) {}
 
   compose(out: Outgoing): Message {
-    const msg: Message = { id: `msg-${randomUUID()}`, from: out.from, to: out.to, type: out.type, text: out.text ?? '', time: new Date().toISOString() };
-    if (out.payload !== undefined) msg.payload = out.payload;
-    if (out.request_id !== undefined) msg.request_id = out.request_id;
-    return msg;
+    return composeMessage(out);
   }
 
   async deliver(msg: Message): Promise<void> {
-    const line = JSON.stringify(Message.parse(msg));
-    if (Buffer.byteLength(line) > MAX_MESSAGE_BYTES) throw new RangeError(`message is larger than ${MAX_MESSAGE_BYTES} bytes`);
+    const line = messageLine(msg);
     // The same msgID on a retry: JetStream stores it once (within the stream's duplicate window).
     await retrying(() => this.js.publish(inboxSubject(this.team, msg.to), line, { msgID: msg.id, timeout: 5_000 }));
   }
