@@ -60,7 +60,7 @@ describe('teamux start (e2e in tmux)', () => {
     const t = scriptedTeam();
     const d = await startMux(t.layout);
     // Every pane shows its process's output.
-    await d.waitFor((s) => s.includes('[lead] watching the inbox') && s.includes('[alice] waiting for approval') && s.includes('[bob]'), 'all three panes');
+    await d.waitFor((s) => s.includes('[lead] watching the inbox') && s.includes('[alice] waiting for approval') && s.includes('[bob]'), 'all three panes', 45_000);
     await d.waitFor(/▶plan alice→human/, 'alice\'s plan request in the sidebar');
     // A task added from another process appears in the sidebar.
     const add = await cliProcess(['task', 'add', '--subject', 'Sidebar canary task', '--team-dir', t.teamDir]);

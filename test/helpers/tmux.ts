@@ -74,7 +74,7 @@ export class TmuxDriver {
   }
 
   /** Wait until the screen matches. */
-  async waitFor(pattern: RegExp | ((screen: string) => boolean), what: string, timeoutMs = 15_000): Promise<string> {
+  async waitFor(pattern: RegExp | ((screen: string) => boolean), what: string, timeoutMs = 30_000): Promise<string> {
     let last = '';
     try {
       return await waitFor(async () => {
