@@ -263,7 +263,8 @@ function parseInbox(buf: Buffer, file: string, base: number, seen: Set<string>, 
   return pos;
 }
 
-function parseMessage(line: string): { ok: true; msg: Message } | { ok: false; message: string } {
+/** One inbox line as a message, or why it is not one (every backend reads lines this way). */
+export function parseMessage(line: string): { ok: true; msg: Message } | { ok: false; message: string } {
   try {
     const parsed = Message.safeParse(JSON.parse(line));
     if (parsed.success) return { ok: true, msg: parsed.data };

@@ -10,7 +10,7 @@ import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { Message } from '../../protocol/types.js';
 import type { InboxStore } from '../backend.js';
 import type { FileProblem } from '../fsx.js';
-import { composeMessage, messageLine, type Cursor, type Outgoing, type Unread } from '../inbox.js';
+import { composeMessage, messageLine, parseMessage, type Cursor, type Outgoing, type Unread } from '../inbox.js';
 import { backoff, retrying } from './kv.js';
 import { cursorConsumer, inboxStream, inboxSubject } from './names.js';
 
@@ -142,16 +142,5 @@ export class NatsMailbox implements InboxStore {
       sub.unsubscribe();
       signal?.removeEventListener('abort', poke);
     }
-  }
-}
-
-function parseMessage(line: string): { ok: true; msg: Message } | { ok: false; message: string } {
-  try {
-    const parsed = Message.safeParse(JSON.parse(line));
-    if (parsed.success) return { ok: true, msg: parsed.data };
-    const issue = parsed.error.issues[0]!;
-    return { ok: false, message: `bad message: ${issue.path.join('.') || '(top)'}: ${issue.message}` };
-  } catch (err) {
-    return { ok: false, message: `bad message: ${(err as Error).message}` };
   }
 }
