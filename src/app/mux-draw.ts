@@ -158,9 +158,13 @@ function paintHelp(surface: Surface, s: MuxState): boolean {
 }
 
 function statusInfo(s: MuxState, backend: string): Parameters<typeof statusRow>[0] {
+  // A team on a NATS store says so, and says loudly when the server is out of reach.
+  const link = s.snapshot.store;
   return {
     team: s.cfg.team, prefix: s.cfg.keys.prefix, prefixPending: s.mode === 'prefix', focused: s.panes[s.focused]?.id ?? '-',
-    demo: s.cfg.demo, message: s.message?.text ?? null, prompt: s.prompt ? { label: s.prompt.edit.label, text: s.prompt.edit.text } : null, backend,
+    demo: s.cfg.demo, message: s.message?.text ?? null, prompt: s.prompt ? { label: s.prompt.edit.label, text: s.prompt.edit.text } : null,
+    backend: link ? `${backend} · nats` : backend,
     badge: badge(s),
+    storeAlert: link && link.state !== 'connected' ? `store: ${link.detail}` : null,
   };
 }

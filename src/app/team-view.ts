@@ -1,8 +1,10 @@
 /**
- * TeamView: the multiplexer's handle on the team folder. The folder is read and watched only by
- * store/team-watch.ts; this adapter gives its state the sidebar's shape (TeamSnapshot) and keeps the
- * names the multiplexer uses (start, onChange, snapshot, refreshRoster, dispose).
+ * TeamView: the multiplexer's handle on the team. A team folder is read and watched only by
+ * store/team-watch.ts; a team on a NATS store is followed by store/backend-watch.ts (KV watch and event
+ * stream). This adapter gives their state the sidebar's shape (TeamSnapshot) and keeps the names the
+ * multiplexer uses (start, onChange, snapshot, refreshRoster, dispose).
  */
+import { BackendWatch } from '../store/backend-watch.js';
 import { TeamWatch, type TeamState } from '../store/team-watch.js';
 import type { TeamStore } from '../store/team.js';
 import type { SidebarData } from '../ui/sidebar.js';
@@ -14,10 +16,10 @@ export type TeamSnapshot = Omit<TeamState, 'board'> & SidebarData;
 
 /** Watches a team folder (through the store) and hands out snapshots of it. */
 export class TeamView {
-  private readonly watch: TeamWatch;
+  private readonly watch: TeamWatch | BackendWatch;
 
   constructor(store: TeamStore) {
-    this.watch = new TeamWatch(store);
+    this.watch = store.backend.kind === 'folder' ? new TeamWatch(store) : new BackendWatch(store);
   }
 
   /** Load everything once and start watching. */

@@ -15,7 +15,8 @@ import { PtyHost } from '../host/pty.js';
 import type { PaneHost, PaneProcess } from '../host/types.js';
 import { buildKeyTable, type KeyTable } from '../keys/keymap.js';
 import { OPERATOR } from '../protocol/trust.js';
-import { initTeam } from '../store/init.js';
+import { initTeam, type TeamSpec } from '../store/init.js';
+import { initRemoteTeam, openRemoteTeam } from '../store/select.js';
 import { defaultBindings } from '../mux/actions.js';
 import { TrustAuthority } from '../store/trust.js';
 import { TeamPaths } from '../store/paths.js';
@@ -119,7 +120,8 @@ export interface MuxSetup {
 /** Build the multiplexer for a team. */
 export function muxFor(s: MuxSetup): Multiplexer {
   const { layout, store, teamDir, extraEnv } = s;
-  let members = [layout.lead, ...layout.teammates].map((m) => launchOf(m, layout, teamDir, { ...extraEnv, ...s.memberEnv?.[m.name] }));
+  // A remote: true member is started on its own machine: it has no pane here, only its sidebar line.
+  let members = [layout.lead, ...layout.teammates].filter((m) => !m.remote).map((m) => launchOf(m, layout, teamDir, { ...extraEnv, ...s.memberEnv?.[m.name] }));
   // Attaching: only members still in the session come back (a handshake closed the others' panes).
   if (s.adopt) members = members.filter((m) => s.adopt!.some((p) => p.id === m.name));
   return new Multiplexer({
@@ -163,13 +165,37 @@ export async function trustFor(store: TeamStore, layout: NormalizedLayout, run: 
   return { authority, env: { TEAMUX_TRUST_KEY: authority.publicKey, TEAMUX_RUN: run }, memberEnv };
 }
 
-/** Open the team folder for the multiplexer, refusing if another teamux already owns it. */
-export async function openForMux(teamDir: string, backend: 'pty' | 'tmux'): Promise<{ store: TeamStore; release: () => Promise<void> }> {
-  const opened = await TeamStore.open(teamDir, 'mux');
+/** A team on a NATS store: its URL, its name and the environment holding the credentials. */
+export interface RemoteTeam {
+  url: string;
+  team: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Open the team for the multiplexer, refusing if another teamux already owns it: the team folder, or
+ * (`remote`) the team on a NATS store with `teamDir` as this machine's folder. Release closes it.
+ */
+export async function openForMux(teamDir: string, backend: 'pty' | 'tmux', remote?: RemoteTeam): Promise<{ store: TeamStore; release: () => Promise<void> }> {
+  const opened = remote ? await openRemoteTeam(remote.url, remote.team, teamDir, remote.env, 'mux') : await TeamStore.open(teamDir, 'mux');
   if (!opened.ok) throw new UsageError(opened.error.message, opened.error.hint);
   const lock = await claimMuxLock(opened.store, backend);
-  if (!lock.ok) throw new UsageError(lock.message, lock.hint);
-  return { store: opened.store, release: lock.release };
+  if (!lock.ok) {
+    await opened.store.backend.close();
+    throw new UsageError(lock.message, lock.hint);
+  }
+  return { store: opened.store, release: async () => { await lock.release(); await opened.store.backend.close(); } };
+}
+
+/** Create or refresh the layout's team: in its folder, or on the NATS store `url` (the folder keeps what is this machine's). */
+async function initForStart(teamDir: string, spec: TeamSpec, remote: RemoteTeam | null): Promise<void> {
+  if (!remote) {
+    await initTeam(teamDir, spec);
+    return;
+  }
+  const r = await initRemoteTeam(remote.url, teamDir, spec, remote.env);
+  if (!r.ok) throw new UsageError(r.error.message, r.error.hint);
+  await r.store.backend.close();
 }
 
 export const startVerb: Verb = {
@@ -186,9 +212,12 @@ export const startVerb: Verb = {
     const keys = keyTableOf(layout, file);
     const backend = (values.backend ?? layout.backend) as 'pty' | 'tmux';
     const teamDir = teamDirOf(layout);
-    if (storeOf(ctx, layout.store)) {
-      throw new UsageError('the teamux screen does not run on a NATS store yet: its sidebar follows the team folder', 'create the team with `teamux init LAYOUT --store URL`, start members with `teamux agent --store URL --team NAME --as NAME`, and follow them with `teamux team show`/`task list --store URL --team NAME`');
-    }
+    // A NATS store: the shared state lives on the server; members started here are told where it is.
+    const url = storeOf(ctx, layout.store);
+    const remote: RemoteTeam | null = url ? { url, team: layout.name, env: ctx.env } : null;
+    const elsewhere = [layout.lead, ...layout.teammates].find((m) => m.remote || m.host);
+    if (elsewhere && !remote) throw new UsageError(`${file}: member ${elsewhere.name} runs on another machine (${elsewhere.remote ? 'remote: true' : `host: ${elsewhere.host}`}), but the team is kept in its folder, which other machines cannot share`, 'add store: nats://HOST:4222 to the layout (or pass --store), and start a NATS server: nats-server -js -sd DIR');
+    if (layout.lead.remote) throw new UsageError(`${file}: lead.remote: the lead runs in this screen`, 'remove remote: true from the lead');
     const hasKey = Boolean(ctx.env.ANTHROPIC_API_KEY || ctx.env.TEAMUX_API_KEY_FILE || ctx.env.TEAMUX_API_KEY_COMMAND || layout.apiKey);
     // Claude Code members without a key use the demo model only when the layout brings demo scripts;
     // otherwise Claude Code signs in its own way.
@@ -196,10 +225,12 @@ export const startVerb: Verb = {
     // A demo model already running (TEAMUX_DEMO_URL given, as the e2e tests do) is used as it is.
     const givenDemo = ctx.env.TEAMUX_DEMO_URL?.trim() || undefined;
     const needsModel = !givenDemo && !hasKey && (members.some((m) => m.agent) || (members.some((m) => m.claude) && existsSync(demoScriptDir(layout, file))));
-    const archived = needsModel ? await archiveDemoRun(teamDir) : null;
-    await initTeam(teamDir, teamSpecOf(layout, file));
-    const { store, release } = await openForMux(teamDir, backend);
+    // A finished demo run's folder is archived; on a NATS store the team's state is the server's to keep.
+    const archived = needsModel && !remote ? await archiveDemoRun(teamDir) : null;
+    await initForStart(teamDir, teamSpecOf(layout, file), remote);
+    const { store, release } = await openForMux(teamDir, backend, remote ?? undefined);
     if (archived) store.log.info(`the previous demo run was archived to ${archived}`);
+    if (remote) store.log.info(`team ${layout.name} on the NATS store ${store.backend.where}; this machine's folder is ${teamDir}`);
     let closeDemo: (() => Promise<void>) | null = null;
     const { run, expired } = await store.startRun();
     for (const q of expired) store.log.info(`request ${q.id} (${q.type} from ${q.from}) expired: ${q.expiredReason}`);
@@ -210,6 +241,8 @@ export const startVerb: Verb = {
       for (const w of warnings) store.log.warn(w);
       const host = backend === 'pty' ? new PtyHost() : await tmuxHostFor(layout, teamDir, ctx.env);
       const extraEnv: Record<string, string> = { ...trust.env };
+      // Members started here open the same team on the same server (credentials stay in TEAMUX_NATS_*).
+      if (remote) Object.assign(extraEnv, { TEAMUX_STORE: remote.url, TEAMUX_TEAM: remote.team });
       if (needsModel) {
         const dir = demoScriptDir(layout, file);
         if (!existsSync(dir)) throw new UsageError(`agents need a model: ANTHROPIC_API_KEY is not set and there are no demo scripts in ${dir}`, 'export ANTHROPIC_API_KEY=…, or give the agents demo_script files');

@@ -12,9 +12,9 @@ export function layoutJsonSchema(): Record<string, unknown> {
     io: 'input',
     unrepresentable: 'any',
     override: (ctx) => {
-      // "exactly one of command or agent" is a refinement zod cannot export; say it in JSON Schema terms.
+      // "exactly one of command or agent (or remote: true)" is a refinement zod cannot export; say it in JSON Schema terms.
       if (ctx.zodSchema === MemberSchema) {
-        ctx.jsonSchema.oneOf = [{ required: ['command'] }, { required: ['agent'] }];
+        ctx.jsonSchema.oneOf = [{ required: ['command'] }, { required: ['agent'] }, { required: ['remote'], properties: { remote: { const: true } } }];
       }
     },
   }) as Record<string, unknown>;

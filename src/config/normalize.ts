@@ -60,6 +60,10 @@ export interface NormalizedMember {
   mcp: boolean;
   /** The member's own budget (`budget:`); absent or null: none. */
   budget?: Budget | null;
+  /** Started on another machine by hand (`remote: true`): no pane here. */
+  remote?: boolean;
+  /** Started from this screen over ssh on this host (`host: user@machine[:port]`). */
+  host?: string;
 }
 
 /** A task put on the board at start. */
@@ -175,6 +179,12 @@ function normalizeMember(m: Member, isLead: boolean, layout: Layout, root: strin
     out.agent = agent;
   }
   if (m.tools !== undefined) out.tools = [...new Set(m.tools)];
+  if (m.remote) {
+    out.remote = true;
+    // It runs teamux's agent (or something that speaks the protocol) on its machine.
+    out.speaksProtocol = true;
+  }
+  if (m.host !== undefined) out.host = m.host;
   return out;
 }
 

@@ -195,11 +195,24 @@ export const MemberSchema = z
     tools: z.array(ToolName).optional().meta({ description: 'Allowlist of tool names (agents, and MCP tools of mcp: true members).' }),
     budget: BudgetSchema.optional(),
     mcp: z.boolean().default(false).meta({ description: 'Command members only: write a ready MCP config for `teamux mcp --as NAME` into the team folder; its path is in $TEAMUX_MCP_CONFIG (for Codex CLI, Gemini CLI or any MCP client).' }),
+    remote: z.boolean().default(false).meta({
+      description: 'Runs on another machine and is started there (`teamux agent --store URL --team TEAM --as NAME`): this screen opens no pane for it and shows it in the sidebar. Needs a NATS store.',
+    }),
+    host: z
+      .string()
+      .regex(/^([A-Za-z0-9._-]+@)?[A-Za-z0-9][A-Za-z0-9.-]*(:[0-9]{1,5})?$/, { message: 'expected user@machine, machine, or either with :PORT' })
+      .optional()
+      .meta({ description: 'Start this member on another machine over `ssh -tt user@machine` in its pane (the store URL and credentials are passed on; needs a NATS store and teamux on that machine).' }),
   })
   .superRefine(
     (member, ctx) => {
       // Runs even when other fields failed (a bad role should not hide a missing command).
       if (typeof member !== 'object' || member === null) return;
+      if (member.remote === true) {
+        if (member.host !== undefined) ctx.addIssue({ code: 'custom', path: ['host'], message: 'a remote: true member is started on its machine by hand; host: starts one from here over ssh', params: { hint: 'keep one of remote: true or host:' } });
+        if (member.command !== undefined || member.agent !== undefined) ctx.addIssue({ code: 'custom', path: ['remote'], message: 'a remote: true member is started on its own machine, so this layout gives it no command or agent', params: { hint: 'remove command/agent, or use host: user@machine to start it from here over ssh' } });
+        return;
+      }
       if (member.agent !== undefined && member.speaks_protocol === false) {
         ctx.addIssue({ code: 'custom', path: ['speaks_protocol'], message: 'an agent always speaks the protocol', params: { hint: 'remove speaks_protocol: false, or run the member as a command' } });
       }

@@ -10,7 +10,7 @@ import type { TaskPatch } from '../protocol/tasks.js';
 import type { TaskEdit } from '../protocol/task-machine.js';
 import type { ResponseInput } from '../protocol/requests.js';
 import type { EventType, Message, Outcome, ProcessRef, ProtocolRequest, RequestType, Task, TeamConfig, TeamEvent } from '../protocol/types.js';
-import { EventTail } from './events.js';
+import { EventTail, isEventSegment } from './events.js';
 import { ensureDir, parseJson, readText, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
 import type { Cursor, Outgoing, Unread } from './inbox.js';
 import { withLock } from './lock.js';
@@ -73,6 +73,8 @@ export interface InboxStore {
 export interface EventFeed {
   /** The events appended since the last call (the first call: the recent tail). */
   readNew(): Promise<{ events: TeamEvent[]; problems: FileProblem[] }>;
+  /** Call `listener` whenever new events are there to read (a pushing feed); absent: poll readNew(). */
+  onArrival?(listener: () => void): void;
   /** Stop following. */
   close?(): void;
 }
@@ -116,6 +118,14 @@ export interface SharedState {
   readonly remoteLiveness: boolean;
 }
 
+/** One change to the shared state, as a watcher hears of it (`reset`: read everything again). */
+export type StateChange =
+  | { kind: 'task'; id: string }
+  | { kind: 'request'; id: string }
+  | { kind: 'config' }
+  | { kind: 'heartbeat'; member: string }
+  | { kind: 'reset' };
+
 /** Everything a team shares, whichever backend keeps it. */
 export interface StoreBackend {
   /** `folder` or `nats`; shown in the status line and `team show`. */
@@ -129,6 +139,11 @@ export interface StoreBackend {
   readonly shared: SharedState;
   /** Call `wake` whenever a task changes (an auto-claiming agent looks for work then); dispose to stop. */
   watchTasks(wake: () => void): { dispose(): void };
+  /**
+   * Call `onChange` for each change to tasks, requests, the config and heartbeats, as it happens (no
+   * polling); `reset` when changes may have been missed (a reconnect). Dispose to stop.
+   */
+  watchState(onChange: (change: StateChange) => void): { dispose(): void };
   /** Follow the event log from its recent tail (the sidebar's traffic). */
   eventFeed(): EventFeed;
   /** The connection state, for the status line: null when there is none to lose (the folder). */
@@ -193,7 +208,7 @@ export function folderBackend(paths: TeamPaths, parts: { tasks: TaskStore; mail:
     where: paths.dir,
     ...parts,
     shared: new FolderShared(paths),
-    eventFeed: () => new EventTail(paths.events),
+    eventFeed: () => folderEventFeed(paths),
     watchTasks: (wake) => {
       let watcher: FSWatcher | null = null;
       try {
@@ -204,7 +219,52 @@ export function folderBackend(paths: TeamPaths, parts: { tasks: TaskStore; mail:
       }
       return { dispose: () => watcher?.close() };
     },
+    watchState: (onChange) => watchFolderState(paths, onChange),
     connection: () => null,
     close: async () => {},
+  };
+}
+
+/** The folder side of watchState: one fs.watch per folder that holds shared state. */
+function watchFolderState(paths: TeamPaths, onChange: (change: StateChange) => void): { dispose(): void } {
+  const watchers: FSWatcher[] = [];
+  const follow = (dir: string, map: (name: string) => StateChange | null): void => {
+    try {
+      const w = watch(dir, (_event, name) => {
+        const change = name === null ? { kind: 'reset' as const } : map(name);
+        if (change) onChange(change);
+      });
+      w.on('error', () => w.close());
+      watchers.push(w);
+    } catch {
+      // A folder that is not there yet has nothing to follow.
+    }
+  };
+  const id = (name: string, re: RegExp): string | null => re.exec(name)?.[1] ?? null;
+  follow(paths.tasks, (n) => { const t = id(n, /^([1-9][0-9]*)\.json$/); return t ? { kind: 'task', id: t } : null; });
+  follow(paths.requests, (n) => { const r = id(n, /^(req-.+)\.json$/); return r ? { kind: 'request', id: r } : null; });
+  follow(paths.heartbeats, (n) => { const m = id(n, /^(.+)\.json$/); return m ? { kind: 'heartbeat', member: m } : null; });
+  follow(paths.dir, (n) => (n === 'team.json' ? { kind: 'config' } : null));
+  return { dispose: () => { for (const w of watchers) w.close(); } };
+}
+
+/** The folder's event feed: the events file's tail, with a folder watch telling when it grew. */
+function folderEventFeed(paths: TeamPaths): EventFeed {
+  const tail = new EventTail(paths.events);
+  const watchers: FSWatcher[] = [];
+  return {
+    readNew: () => tail.readNew(),
+    onArrival(listener) {
+      for (const [dir, wanted] of [[paths.dir, (n: string) => n === 'events.jsonl'], [paths.segments, isEventSegment]] as const) {
+        try {
+          const w = watch(dir, (_event, name) => { if (name === null || wanted(name)) listener(); });
+          w.on('error', () => w.close());
+          watchers.push(w);
+        } catch {
+          // No segments folder yet: the events file announces the first rotation too.
+        }
+      }
+    },
+    close: () => { for (const w of watchers.splice(0)) w.close(); },
   };
 }

@@ -37,6 +37,8 @@ export interface TeamState {
   claude: Record<string, ClaudeActivity>;
   /** The staged pipeline's line data (stage, wave, fix round, verifier); null: not a pipeline. */
   pipeline?: PipelineSummary | null;
+  /** The shared store's connection (a NATS store, see store/backend-watch.ts); absent or null: the folder. */
+  store?: { state: 'connected' | 'reconnecting' | 'closed'; detail: string } | null;
   /** Bumped on every reload, so renderers can tell what is new. */
   generation: number;
 }

@@ -61,6 +61,8 @@ export interface StatusInfo {
   backend: string;
   /** Requests waiting for the person, e.g. "⚑ 1 plan awaiting C-a a"; null when none wait. */
   badge: string | null;
+  /** A shared store that is not reachable now, e.g. "store lost: reconnecting"; absent or null: all is well. */
+  storeAlert?: string | null;
 }
 
 /** The bottom status line. */
@@ -74,10 +76,12 @@ export function statusRow(s: StatusInfo, width: number): Row {
   const right = `${s.prefix} ? help  ${s.backend}`;
   const msg = s.message ? ` ${s.message}` : '';
   const badge = s.badge ? ` ${s.badge} ` : '';
-  const room = width - textWidth(left) - textWidth(demo) - textWidth(badge) - textWidth(right) - 1;
+  const alert = s.storeAlert ? ` ${s.storeAlert} ` : '';
+  const room = width - textWidth(left) - textWidth(demo) - textWidth(alert) - textWidth(badge) - textWidth(right) - 1;
   return [
     { text: left, attr: style(C.black, C.green, { bold: true }) },
     { text: demo, attr: style(C.brightWhite, C.red, { bold: true }) },
+    { text: alert, attr: style(C.brightWhite, C.red, { bold: true }) },
     { text: badge, attr: style(C.black, C.yellow, { bold: true }) },
     { text: fit(msg, Math.max(0, room)).padEnd(Math.max(0, room)), attr: bar },
     { text: ' ' + right, attr: bar },

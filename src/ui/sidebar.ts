@@ -38,6 +38,8 @@ export interface SidebarData {
   claudeTeam?: ClaudeTeamView;
   /** The staged pipeline's line (stage, wave, fix round, verifier); absent or null: no pipeline. */
   pipeline?: PipelineSummary | null;
+  /** The shared store's connection (NATS), for the status line; absent or null: the team folder. */
+  store?: { state: 'connected' | 'reconnecting' | 'closed'; detail: string } | null;
 }
 
 /** What the sidebar needs besides the snapshot. */

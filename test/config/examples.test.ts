@@ -35,9 +35,9 @@ describe('layouts/schema.json', () => {
     expect(checkedIn).toBe(renderLayoutJsonSchema());
   });
 
-  test('says what the refinements cannot: exactly one of command or agent', () => {
+  test('says what the refinements cannot: exactly one of command or agent (or remote: true)', () => {
     const schema = JSON.parse(renderLayoutJsonSchema()) as { $defs: { Member: { oneOf: unknown } } };
-    expect(schema.$defs.Member.oneOf).toEqual([{ required: ['command'] }, { required: ['agent'] }]);
+    expect(schema.$defs.Member.oneOf).toEqual([{ required: ['command'] }, { required: ['agent'] }, { required: ['remote'], properties: { remote: { const: true } } }]);
   });
 
   test('the generator script runs with plain node against dist/', () => {

@@ -5,7 +5,7 @@
  * line; the client reconnects on its own and the parts retry through the gap.
  */
 import { jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamManager } from '@nats-io/jetstream';
-import { Kvm, KvWatchInclude } from '@nats-io/kv';
+import { Kvm } from '@nats-io/kv';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { StoreBackend } from '../backend.js';
 import { HEARTBEAT_STALE_MS } from '../liveness.js';
@@ -13,10 +13,11 @@ import { connectStore, type ConnectProblem } from './connect.js';
 import { NatsEventLog } from './events.js';
 import { NatsMailbox } from './inbox.js';
 import { retrying } from './kv.js';
-import { eventStream, eventSubject, inboxStream, inboxSubject, liveBucket, stateBucket } from './names.js';
+import { eventStream, eventSubject, inboxStream, inboxSubject, keys, liveBucket, stateBucket } from './names.js';
 import { NatsRequestBook } from './requests.js';
 import { NatsShared } from './shared.js';
 import { NatsTaskBoard } from './tasks.js';
+import { followKv, stateChangeOf } from './watch.js';
 
 /** How long a retried publish is recognised as a duplicate. */
 const DUPLICATE_WINDOW_MS = 2 * 60_000;
@@ -66,15 +67,15 @@ export async function natsBackend(nc: NatsConnection, team: string, where: strin
     requests: new NatsRequestBook(kv),
     shared: new NatsShared(kv, live, where),
     eventFeed: () => events.feed(),
-    watchTasks: (wake) => {
-      let stopped = false;
-      let iter: { stop(): void } | null = null;
-      void kv.watch({ key: 'task.*', include: KvWatchInclude.UpdatesOnly }).then(async (w) => {
-        iter = w;
-        if (stopped) w.stop();
-        for await (const _ of w) wake();
-      }).catch(() => {});
-      return { dispose: () => { stopped = true; iter?.stop(); } };
+    // A watch is started again after a reconnect, and a wake then covers what the gap may have hidden.
+    watchTasks: (wake) => followKv(nc, kv, keys.allTasks, () => wake(), wake),
+    watchState: (onChange) => {
+      const state = followKv(nc, kv, '>', (e) => {
+        const change = stateChangeOf(e.key);
+        if (change) onChange(change);
+      }, () => onChange({ kind: 'reset' }));
+      const beats = followKv(nc, live, '>', (e) => onChange({ kind: 'heartbeat', member: e.key }), () => {});
+      return { dispose: () => { state.dispose(); beats.dispose(); } };
     },
     connection: () => ({ state, detail }),
     close: async () => {

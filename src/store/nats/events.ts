@@ -61,6 +61,7 @@ export class NatsEventFeed implements EventFeed {
   private messages: ConsumerMessages | null = null;
   private closed = false;
   private readonly started: Promise<void>;
+  private readonly listeners: Array<() => void> = [];
 
   constructor(private readonly js: JetStreamClient, private readonly jsm: JetStreamManager, private readonly team: string) {
     this.started = this.start().catch((err: Error) => {
@@ -75,7 +76,10 @@ export class NatsEventFeed implements EventFeed {
     if (this.closed) return;
     this.messages = await oc.consume();
     void (async () => {
-      for await (const m of this.messages!) parseEvent(m.string(), `${eventStream(this.team)} seq ${m.seq}`, { events: this.buffer, problems: this.problems });
+      for await (const m of this.messages!) {
+        parseEvent(m.string(), `${eventStream(this.team)} seq ${m.seq}`, { events: this.buffer, problems: this.problems });
+        for (const l of this.listeners) l();
+      }
     })().catch(() => {});
   }
 
@@ -87,8 +91,13 @@ export class NatsEventFeed implements EventFeed {
     return out;
   }
 
+  onArrival(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
   close(): void {
     this.closed = true;
+    this.listeners.length = 0;
     void this.messages?.close();
   }
 }

@@ -1,0 +1,253 @@
+/**
+ * BackendWatch: the team picture (roster, task board, message traffic, requests) kept from a store
+ * backend rather than from a team folder, for a screen whose team lives on NATS JetStream. It holds
+ * the same TeamState as store/team-watch.ts, fed by the backend's state watch (a KV watch: each
+ * changed task or request is read once and only it and its dependents are re-classified) and its
+ * event feed (a stream consumer: the message traffic). Liveness ages without any write, so the roster
+ * is also re-read every ROSTER_EVERY_MS. What is per machine stays local: Claude Code activity is read
+ * from this machine's folder. The connection state rides along in the state for the status line; when
+ * the connection comes back everything is read again, so nothing missed in the gap stays stale.
+ */
+import type { ProtocolRequest, Task, TeamEvent } from '../protocol/types.js';
+import type { EventFeed, StateChange } from './backend.js';
+import { BoardModel } from './board-model.js';
+import { readClaudeActivity, type ClaudeActivity } from './claude.js';
+import { watchConnection } from './connection.js';
+import type { FileProblem } from './fsx.js';
+import type { MemberView, TeamStore } from './team.js';
+import { COALESCE_MS, TRAFFIC_LIMIT, type TeamState } from './team-watch.js';
+
+/** How often the roster is re-read for liveness that changes with time alone (a heartbeat ageing). */
+export const ROSTER_EVERY_MS = 2_000;
+
+/** The store's connection as the status line shows it. */
+export interface StoreLink {
+  state: 'connected' | 'reconnecting' | 'closed';
+  detail: string;
+}
+
+/** Watches a team through its store backend and keeps its state up to date. */
+export class BackendWatch {
+  // data
+  private readonly board = new BoardModel<Task>();
+  private readonly taskProblems = new Map<string, FileProblem>();
+  private readonly requests = new Map<string, ProtocolRequest>();
+  private requestList: ProtocolRequest[] = [];
+  private problemList: FileProblem[] = [];
+  private traffic: TeamEvent[] = [];
+  private roster: MemberView[] = [];
+  private claude: Record<string, ClaudeActivity> = {};
+  private link: StoreLink | null;
+  private generation = 0;
+  private team = '';
+  // change tracking
+  private readonly dirtyTasks = new Set<string>();
+  private readonly dirtyRequests = new Set<string>();
+  private dirtyRoster = true;
+  private dirtyEvents = true;
+  private fullReload = true;
+  private timer: NodeJS.Timeout | null = null;
+  private lastReload = 0;
+  private reloading: Promise<void> | null = null;
+  // lifecycle
+  private running = false;
+  private feed: EventFeed | null = null;
+  private readonly disposers: Array<() => void> = [];
+  private readonly listeners = new Set<(s: TeamState) => void>();
+
+  constructor(private readonly store: TeamStore) {
+    this.link = store.backend.connection();
+  }
+
+  /** Load everything once and start following the backend. */
+  async start(): Promise<void> {
+    const b = this.store.backend;
+    this.feed = b.eventFeed();
+    this.running = true;
+    // The watches start before the first read, so a change in between is read again, never missed.
+    const state = b.watchState((c) => this.note(c));
+    this.disposers.push(() => state.dispose());
+    this.feed.onArrival?.(() => this.noteEvents());
+    const feed = this.feed;
+    this.disposers.push(() => feed.close?.());
+    const roster = setInterval(() => this.note({ kind: 'config' }), ROSTER_EVERY_MS);
+    roster.unref();
+    this.disposers.push(() => clearInterval(roster));
+    const link = watchConnection(b, (_line, now) => {
+      this.link = b.connection();
+      // Back from a gap: read everything again (the watches and the feed resume by themselves).
+      if (now === 'connected') this.fullReload = this.dirtyRoster = this.dirtyEvents = true;
+      this.bump();
+    });
+    this.disposers.push(() => link.dispose());
+    // The first read counts as a reload in progress: a change heard meanwhile is read after it.
+    this.reloading = this.reload();
+    try {
+      await this.reloading;
+    } finally {
+      this.reloading = null;
+    }
+  }
+
+  /** Subscribe to fresh state after each reload. */
+  onChange(listener: (s: TeamState) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** The current state (cheap: nothing is copied but the small lists). */
+  state(): TeamState {
+    const board = this.board;
+    const s = {
+      team: this.team, roster: this.roster, board, traffic: this.traffic, requests: this.requestList,
+      problems: this.problemList, claude: { ...this.claude }, pipeline: null, generation: this.generation, store: this.link,
+    };
+    Object.defineProperty(s, 'tasks', { enumerable: true, get: () => board.all() });
+    return s as unknown as TeamState;
+  }
+
+  /** Reload the roster now (a member's pane exited). */
+  refreshRoster(): void {
+    this.note({ kind: 'config' });
+  }
+
+  /** Stop following. */
+  async dispose(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.listeners.clear();
+    for (const d of this.disposers.splice(0)) d();
+    await this.reloading;
+  }
+
+  private note(c: StateChange): void {
+    if (c.kind === 'task') this.dirtyTasks.add(c.id);
+    else if (c.kind === 'request') this.dirtyRequests.add(c.id);
+    else if (c.kind === 'config' || c.kind === 'heartbeat') this.dirtyRoster = true;
+    else this.fullReload = this.dirtyRoster = this.dirtyEvents = true;
+    this.schedule();
+  }
+
+  private noteEvents(): void {
+    this.dirtyEvents = true;
+    this.schedule();
+  }
+
+  /** A new state without a reload (the connection changed): listeners hear of it at once. */
+  private bump(): void {
+    this.generation++;
+    const s = this.state();
+    for (const l of this.listeners) l(s);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer || !this.running) return;
+    const wait = Math.max(0, COALESCE_MS - (Date.now() - this.lastReload));
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.lastReload = Date.now();
+      void this.reloadSerial();
+    }, wait);
+  }
+
+  private async reloadSerial(): Promise<void> {
+    while (this.reloading) await this.reloading;
+    if (!this.running) return;
+    this.reloading = this.reload().catch((err) => this.store.log.error(`reading the team from ${this.store.backend.where} failed`, err));
+    await this.reloading;
+    this.reloading = null;
+    if (!this.running) return;
+    const s = this.state();
+    for (const l of this.listeners) l(s);
+  }
+
+  private async reload(): Promise<void> {
+    if (this.fullReload) await this.readAll();
+    await this.readTasks(takeAll(this.dirtyTasks));
+    let requestsChanged = false;
+    for (const id of takeAll(this.dirtyRequests)) {
+      const r = await this.store.requests.get(id);
+      if (r.ok) this.requests.set(id, r.value);
+      else this.requests.delete(id);
+      requestsChanged = true;
+    }
+    if (requestsChanged) this.sortRequests();
+    if (this.dirtyRoster) {
+      this.dirtyRoster = false;
+      const cfg = await this.store.readConfig();
+      if (cfg.ok) {
+        this.team = cfg.config.name;
+        this.roster = await this.store.roster();
+        // Claude Code members' activity files are this machine's (their hooks run here).
+        for (const m of cfg.config.members) {
+          if (m.runtime !== 'claude') continue;
+          const a = await readClaudeActivity(this.store.paths, m.name);
+          if (a) this.claude[m.name] = a;
+        }
+      }
+    }
+    if (this.dirtyEvents) {
+      this.dirtyEvents = false;
+      await this.readNewEvents();
+    }
+    this.link = this.store.backend.connection();
+    this.generation++;
+  }
+
+  /** Read the whole board and every request (at start, and after a reconnect). */
+  private async readAll(): Promise<void> {
+    this.fullReload = false;
+    // Changes noted while this read runs are read again after it.
+    this.dirtyTasks.clear();
+    this.dirtyRequests.clear();
+    const snap = await this.store.tasks.snapshot();
+    this.board.reset(snap.tasks.filter((t) => t.status !== 'deleted'));
+    this.taskProblems.clear();
+    for (const pr of snap.problems) this.taskProblems.set(pr.path, pr);
+    this.problemList = [...this.taskProblems.values()];
+    const reqs = await this.store.requests.list();
+    this.requests.clear();
+    for (const r of reqs.requests) this.requests.set(r.id, r);
+    this.sortRequests();
+  }
+
+  /** Re-read the tasks that changed; only they and their dependents are re-classified. */
+  private async readTasks(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    let problemsChanged = false;
+    for (const id of ids) {
+      const r = await this.store.tasks.readTask(id);
+      if (r.task && r.task.status !== 'deleted') this.board.set(r.task);
+      else this.board.delete(id);
+      // A problem is kept under where it was found: `<store> task.<id>` (or a folder's `<id>.json`).
+      for (const where of this.taskProblems.keys()) {
+        if (!where.endsWith(` task.${id}`) && !where.endsWith(`/${id}.json`)) continue;
+        this.taskProblems.delete(where);
+        problemsChanged = true;
+      }
+      if (r.problem) this.taskProblems.set(r.problem.path, r.problem);
+      problemsChanged ||= r.problem !== undefined;
+    }
+    if (problemsChanged) this.problemList = [...this.taskProblems.values()];
+  }
+
+  private sortRequests(): void {
+    this.requestList = [...this.requests.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /** Keep the message traffic among the events that arrived since the last read. */
+  private async readNewEvents(): Promise<void> {
+    const { events } = await this.feed!.readNew();
+    const sent = events.filter((e) => e.type === 'message_sent');
+    if (sent.length === 0) return;
+    this.traffic = [...this.traffic, ...sent].slice(-TRAFFIC_LIMIT);
+  }
+}
+
+function takeAll(set: Set<string>): string[] {
+  const out = [...set];
+  set.clear();
+  return out;
+}
