@@ -49,14 +49,25 @@ export function launchOf(m: NormalizedMember, layout: NormalizedLayout, teamDir:
   if (m.claude) return claudeLaunchOf(m, layout, teamDir, path.join(BIN_DIR, 'teamux'), env);
   if (m.mcp) env.TEAMUX_MCP_CONFIG = new TeamPaths(teamDir).mcpConfig(m.name);
   if (m.agent) {
-    const args = [path.join(BIN_DIR, 'teamux'), 'agent', '--as', m.name];
+    const args = ['agent', '--as', m.name];
     if (m.agent.model) args.push('--model', m.agent.model);
     if (m.agent.maxTokens) args.push('--max-tokens', String(m.agent.maxTokens));
     if (m.agent.autoClaim) args.push('--auto-claim');
     if (m.agent.systemPrompt) env.TEAMUX_AGENT_SYSTEM_PROMPT = m.agent.systemPrompt;
-    return { name: m.name, role: m.role, isLead: m.isLead, speaksProtocol: true, command: process.execPath, args, cwd: m.cwd, env };
+    if (m.host) return sshLaunchOf(m, ['teamux', ...args], env);
+    return { name: m.name, role: m.role, isLead: m.isLead, speaksProtocol: true, command: process.execPath, args: [path.join(BIN_DIR, 'teamux'), ...args], cwd: m.cwd, env };
   }
+  if (m.host) return sshLaunchOf(m, [m.command!.program, ...m.command!.args], env);
   return { name: m.name, role: m.role, isLead: m.isLead, speaksProtocol: m.speaksProtocol, command: m.command!.program, args: m.command!.args, cwd: m.cwd, env };
+}
+
+/**
+ * A member with `host:`: its pane runs `teamux ssh-member`, which ships its environment to that machine
+ * through ssh's stdin and runs `remote` there under `ssh -tt` (src/host/ssh-member.ts).
+ */
+function sshLaunchOf(m: NormalizedMember, remote: string[], env: Record<string, string>): MemberLaunch {
+  const args = [path.join(BIN_DIR, 'teamux'), 'ssh-member', '--host', m.host!, '--cwd', m.cwd, '--env-keys', Object.keys(m.env).join(','), '--', ...remote];
+  return { name: m.name, role: m.role, isLead: m.isLead, speaksProtocol: m.speaksProtocol, command: process.execPath, args, cwd: m.cwd, env };
 }
 
 /** How to launch a teammate that a spawn request asks for: in the team root, with the team's env. */
@@ -217,7 +228,9 @@ export const startVerb: Verb = {
     const remote: RemoteTeam | null = url ? { url, team: layout.name, env: ctx.env } : null;
     const elsewhere = [layout.lead, ...layout.teammates].find((m) => m.remote || m.host);
     if (elsewhere && !remote) throw new UsageError(`${file}: member ${elsewhere.name} runs on another machine (${elsewhere.remote ? 'remote: true' : `host: ${elsewhere.host}`}), but the team is kept in its folder, which other machines cannot share`, 'add store: nats://HOST:4222 to the layout (or pass --store), and start a NATS server: nats-server -js -sd DIR');
-    if (layout.lead.remote) throw new UsageError(`${file}: lead.remote: the lead runs in this screen`, 'remove remote: true from the lead');
+    if (layout.lead.remote || layout.lead.host) throw new UsageError(`${file}: lead.${layout.lead.remote ? 'remote' : 'host'}: the lead runs on this machine, beside the screen that enrols it`, `remove ${layout.lead.remote ? 'remote: true' : 'host:'} from the lead; teammates may run elsewhere`);
+    const claudeAway = layout.teammates.find((m) => m.host && m.claude);
+    if (claudeAway) throw new UsageError(`${file}: teammates: ${claudeAway.name} has host: and agent: { cli: claude }; a Claude Code member runs on the screen's machine (its hooks use this machine's folder)`, 'run it here (remove host:), or run teamux agent there (agent: true)');
     const hasKey = Boolean(ctx.env.ANTHROPIC_API_KEY || ctx.env.TEAMUX_API_KEY_FILE || ctx.env.TEAMUX_API_KEY_COMMAND || layout.apiKey);
     // Claude Code members without a key use the demo model only when the layout brings demo scripts;
     // otherwise Claude Code signs in its own way.

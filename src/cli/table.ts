@@ -31,5 +31,6 @@ export const verbs: VerbEntry[] = [
   { name: 'mcp', summary: 'serve the team protocol as MCP tools over stdio for one member (Claude Code, Codex, Gemini CLI)', load: async () => (await import('./mcp.js')).mcpVerb },
   { name: 'agent', summary: "run a member as teamux's agent (a model with team tools) in this terminal", load: async () => (await import('./agent.js')).agentVerb },
   { name: 'hook', summary: "Claude Code's hooks: deliver messages, the plan gate, permission answers, state", load: async () => (await import('./hook.js')).hookVerb },
+  { name: 'ssh-member', summary: 'run a member on another machine over ssh -tt (what a host: member\'s pane runs)', load: async () => (await import('./ssh-member.js')).sshMemberVerb },
   { name: 'demo-server', summary: 'serve the offline demo model (scripted Messages API) until stopped', load: async () => (await import('./demo-server.js')).demoServerVerb },
 ];

@@ -72,7 +72,8 @@ function secret(env: NodeJS.ProcessEnv, name: string): string | undefined {
 
 /**
  * The connection options for a store URL and environment: TEAMUX_NATS_USER + TEAMUX_NATS_PASSWORD,
- * TEAMUX_NATS_TOKEN, TEAMUX_NATS_NKEY (a seed file), TEAMUX_NATS_CREDS (a creds file); each secret
+ * TEAMUX_NATS_TOKEN, TEAMUX_NATS_NKEY (a seed file) or TEAMUX_NATS_NKEY_SEED (the seed), TEAMUX_NATS_CREDS
+ * (a creds file) or TEAMUX_NATS_CREDS_TEXT (its text); each secret
  * may come from a file named by the same variable with _FILE. TLS: tls:// or TEAMUX_NATS_TLS_CA /
  * TEAMUX_NATS_TLS_CERT / TEAMUX_NATS_TLS_KEY.
  */
@@ -84,8 +85,11 @@ export function connectionOptions(url: StoreUrl, env: NodeJS.ProcessEnv, name: s
     if (user) auth.push(usernamePasswordAuthenticator(user, pass ?? ''));
     const token = secret(env, 'TEAMUX_NATS_TOKEN');
     if (token) auth.push(tokenAuthenticator(token));
-    if (env.TEAMUX_NATS_NKEY) auth.push(nkeyAuthenticator(new TextEncoder().encode(readFileSync(env.TEAMUX_NATS_NKEY, 'utf8').trim())));
-    if (env.TEAMUX_NATS_CREDS) auth.push(credsAuthenticator(new Uint8Array(readFileSync(env.TEAMUX_NATS_CREDS))));
+    // A seed or creds may also come as a value (a member started over ssh gets them so: host/ssh-member.ts).
+    const seed = env.TEAMUX_NATS_NKEY_SEED?.trim() || (env.TEAMUX_NATS_NKEY ? readFileSync(env.TEAMUX_NATS_NKEY, 'utf8').trim() : undefined);
+    if (seed) auth.push(nkeyAuthenticator(new TextEncoder().encode(seed)));
+    const creds = env.TEAMUX_NATS_CREDS_TEXT ? new TextEncoder().encode(env.TEAMUX_NATS_CREDS_TEXT) : env.TEAMUX_NATS_CREDS ? new Uint8Array(readFileSync(env.TEAMUX_NATS_CREDS)) : undefined;
+    if (creds) auth.push(credsAuthenticator(creds));
   } catch (err) {
     return { ok: false, problem: { message: `cannot read a NATS credential: ${(err as Error).message}`, hint: 'check the files named by TEAMUX_NATS_*_FILE, TEAMUX_NATS_NKEY and TEAMUX_NATS_CREDS' } };
   }
