@@ -129,6 +129,29 @@ describe('the screen on a NATS store (e2e)', () => {
   }, 420_000);
 });
 
+describe('the screen on a NATS store: bad input (e2e)', () => {
+  it('nats.screen.an-unreachable-store-or-a-remote-member-on-a-folder-is-exit-1-before-anything-starts', async () => {
+    const a = tempDir('teamux-nats-bad-');
+    cleanups.push(a.cleanup);
+    const unreachable = path.join(a.dir, 'unreachable.yaml');
+    writeFileSync(unreachable, ['name: far', 'store: nats://127.0.0.1:1', 'lead:', '  name: lead', '  role: Leads', '  command: [sh, -c, "echo LEAD-STARTED; sleep 60"]', ''].join('\n'));
+    const onFolder = path.join(a.dir, 'folder.yaml');
+    writeFileSync(onFolder, ['name: near', 'lead:', '  name: lead', '  role: Leads', '  command: sh', 'teammates:', '  - name: carol', '    role: Elsewhere', '    remote: true', ''].join('\n'));
+    const env = { TEAMUX_STORE: '', TEAMUX_TEAM: '', TEAMUX_TEAM_DIR: '' };
+    const d = await TmuxDriver.start(`cd ${a.dir} && ${BIN} start ${unreachable}; echo TEAMUX-EXIT=$?; ${BIN} start ${onFolder}; echo TEAMUX-EXIT2=$?; sleep 600`, 170, 45, env);
+    drivers.push(d);
+    const screen = await d.waitFor(/TEAMUX-EXIT2=/, 'both starts to end', 60_000);
+    expect(screen).toContain('TEAMUX-EXIT=1');
+    expect(screen).toMatch(/cannot reach a NATS server at 127\.0\.0\.1:1/);
+    expect(screen).toMatch(/hint: start one with `nats-server -js/);
+    expect(screen).not.toContain('LEAD-STARTED');
+    expect(screen).toContain('TEAMUX-EXIT2=1');
+    expect(screen).toMatch(/member carol runs on another machine \(remote: true\), but the team is kept in its folder/);
+    // Nothing was written for the unreachable team.
+    expect(existsSync(path.join(a.dir, '.teamux', 'far'))).toBe(false);
+  }, 120_000);
+});
+
 /** The screen's last line: teamux's status line (panes above may print the same words). */
 function statusLine(screen: string): string {
   return screen.trimEnd().split('\n').at(-1) ?? '';
