@@ -143,15 +143,24 @@ export class Multiplexer {
           else await this.openPane(l);
         },
       });
-      this.cleanups.push(() => spawns.dispose());
+      this.own(() => spawns.dispose());
     }
     const claude = this.opts.members.filter((m) => m.cli === 'claude').map((m) => m.name);
     if (claude.length > 0) {
       const running = (name: string): Pane | undefined => { const p = this.live.get(name); return p?.life === 'running' ? p : undefined; };
       const wake = await watchClaudeWake(store, claude, running, { targetOf: running, startedAt: (name) => this.live.get(name)?.startedAt ?? this.clock.now(), graceMs: this.opts.shutdownTimeoutMs });
-      this.cleanups.push(() => wake.dispose());
+      this.own(() => wake.dispose());
     }
     this.requestFrame();
+  }
+
+  /**
+   * Keep a cleanup for finish(); when the screen is already finishing (quit or detached while start-up
+   * was still waiting), run it now, so a watch set up late does not keep the process alive.
+   */
+  private own(cleanup: () => unknown): void {
+    if (this.finishing) void Promise.resolve().then(cleanup).catch((err) => this.opts.store.log.error('cleanup failed', err));
+    else this.cleanups.push(cleanup);
   }
 
   /** Open a pane for a member and start (or adopt) its process; resolves once it has started. */

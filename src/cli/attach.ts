@@ -10,8 +10,9 @@ import { sessionTarget, tmuxSessionName } from '../host/tmux/commands.js';
 import { memberState, type MemberState } from '../protocol/members.js';
 import { speaksProtocol } from '../protocol/types.js';
 import { pidAlive } from '../store/liveness.js';
-import { TeamStore, type MemberView } from '../store/team.js';
-import { EXIT_OK, EXIT_REFUSED, parse, UsageError, type CliContext } from './context.js';
+import { openTeamAt, readStoreMarker } from '../store/select.js';
+import type { MemberView, TeamStore } from '../store/team.js';
+import { closeAfterRun, EXIT_OK, EXIT_REFUSED, parse, UsageError, type CliContext } from './context.js';
 import { loadLayoutOrFail } from './layout-team.js';
 import { detachMux, liveMux, ownTerminal, sayWhyDetached } from './mux-lock.js';
 import { keyTableOf, muxFor, openForMux, requireTty, trustFor } from './start.js';
@@ -35,14 +36,14 @@ async function pickTeam(ctx: CliContext, name: string | undefined, verb: string)
     throw new UsageError(`no team "${name}" is running under tmux (socket ${socket})`, teams.length ? `running: ${teams.join(', ')}` : 'start one with `teamux start LAYOUT --backend tmux`');
   }
   const dir = await sessionTeamDir(name, ctx.env);
-  if (!dir || !existsSync(path.join(dir, 'team.json'))) throw new UsageError(`the tmux session "${name}" has no teamux team folder`, `it was not started by teamux; use tmux -L ${socket} directly`);
+  if (!dir || (!existsSync(path.join(dir, 'team.json')) && !readStoreMarker(dir))) throw new UsageError(`the tmux session "${name}" has no teamux team folder`, `it was not started by teamux; use tmux -L ${socket} directly`);
   return { team: name, dir };
 }
 
-async function openStore(dir: string): Promise<TeamStore> {
-  const r = await TeamStore.open(dir, 'cli');
+async function openStore(dir: string, ctx: CliContext): Promise<TeamStore> {
+  const r = await openTeamAt(dir, ctx.env, 'cli');
   if (!r.ok) throw new UsageError(r.error.message, r.error.hint);
-  return r.store;
+  return closeAfterRun(ctx, r.store);
 }
 
 export const attachVerb: Verb = {
@@ -53,13 +54,15 @@ export const attachVerb: Verb = {
     const { values, positionals } = parse(argv, { ...OPTS, 'detach-other': { type: 'boolean', short: 'd', default: false } }, this.usage[0]!);
     const { team, dir } = await pickTeam(ctx, positionals[0], 'attach');
     requireTty('attach');
-    const first = await openStore(dir);
+    const first = await openStore(dir, ctx);
     const cfg = await first.config();
     if (!cfg.layoutFile) throw new UsageError(`${dir}/team.json does not name its layout file`, 'start the team again with `teamux start LAYOUT --backend tmux`');
     const { layout } = loadLayoutOrFail(cfg.layoutFile, ctx.env);
     const keys = keyTableOf(layout, cfg.layoutFile);
     await takeOver(first, team, values['detach-other']);
-    const { store, release } = await openForMux(dir, 'tmux');
+    // A team on a NATS store: its local folder's marker says where (credentials come from the env).
+    const marker = readStoreMarker(dir);
+    const { store, release } = await openForMux(dir, 'tmux', marker ? { url: marker.store, team: marker.team, env: ctx.env } : undefined);
     // The run goes on, but this screen has a new key: members still running from the screen that
     // started them trust that screen's key only, and take this one's decisions after a restart (C-a R).
     const run = cfg.run ?? (await store.startRun()).run;
@@ -108,7 +111,8 @@ export const lsVerb: Verb = {
     const out: Array<{ team: string; dir: string | null; attached: number | null; members: Array<Pick<MemberView, 'name' | 'reportedStatus' | 'pid'> & { state: MemberState }> }> = [];
     for (const team of await runningTeams(ctx.env)) {
       const dir = await sessionTeamDir(team, ctx.env);
-      const opened = dir ? await TeamStore.open(dir) : null;
+      const opened = dir ? await openTeamAt(dir, ctx.env, 'cli') : null;
+      if (opened?.ok) closeAfterRun(ctx, opened.store);
       const requests = opened?.ok ? (await opened.store.requests.list()).requests : [];
       const members = opened?.ok ? (await opened.store.roster()).map(({ name, reportedStatus, pid }) => ({ name, reportedStatus, pid, state: memberState(name, reportedStatus, requests) })) : [];
       const mux = opened?.ok ? await liveMux(opened.store) : null;
@@ -152,7 +156,7 @@ export const killVerb: Verb = {
     const timeout = values.timeout === undefined ? 10 : Number(values.timeout);
     if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout "${values.timeout}" is not a number of seconds`);
     const { team, dir } = await pickTeam(ctx, positionals[0], 'kill');
-    const store = await openStore(dir);
+    const store = await openStore(dir, ctx);
     // An attached TUI lets go first, so it does not show the panes dying.
     const mux = await liveMux(store);
     if (mux) await detachMux(store, mux, `the team was stopped by \`teamux kill\` (pid ${process.pid})`);
@@ -188,7 +192,7 @@ export const detachVerb: Verb = {
   async run(ctx, argv) {
     const { values, positionals } = parse(argv, OPTS, this.usage[0]!);
     const { team, dir } = await pickTeam(ctx, positionals[0], 'detach');
-    const store = await openStore(dir);
+    const store = await openStore(dir, ctx);
     const mux = await liveMux(store);
     if (!mux) {
       if (!values.json) ctx.err(`teamux: no TUI is attached to ${team}`);

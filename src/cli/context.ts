@@ -12,7 +12,7 @@ import type { OpContext } from '../ops/op.js';
 import { OPERATOR } from '../protocol/trust.js';
 import { accept, refuse, type Outcome } from '../protocol/types.js';
 import { MAX_MESSAGE_BYTES } from '../store/inbox.js';
-import { isRemoteStore, localDirFor, openRemoteTeam } from '../store/select.js';
+import { isRemoteStore, localDirFor, openRemoteTeam, openTeamAt, STORE_MARKER } from '../store/select.js';
 import { TeamStore } from '../store/team.js';
 
 export const EXIT_OK = 0;
@@ -93,7 +93,8 @@ export function resolveTeamDir(ctx: CliContext, flag: string | undefined): strin
   if (ctx.env.TEAMUX_TEAM_DIR) return path.resolve(ctx.cwd, ctx.env.TEAMUX_TEAM_DIR);
   const local = path.join(ctx.cwd, '.teamux');
   if (existsSync(local)) {
-    const teams = readdirSync(local).filter((n) => existsSync(path.join(local, n, 'team.json')));
+    // A folder team has team.json; a team on a NATS store leaves store.json in its local folder.
+    const teams = readdirSync(local).filter((n) => existsSync(path.join(local, n, 'team.json')) || existsSync(path.join(local, n, STORE_MARKER)));
     if (teams.length === 1) return path.join(local, teams[0]!);
     if (teams.length > 1) throw new UsageError(`${local} holds several teams (${teams.join(', ')})`, 'pick one with --team-dir or TEAMUX_TEAM_DIR');
   }
@@ -124,6 +125,12 @@ export function storeOptions(argv: string[], ctx: CliContext): { argv: string[];
     changed = true;
   }
   return changed ? { argv: rest, ctx: { ...ctx, env } } : { argv, ctx };
+}
+
+/** Close `store` (its NATS connection) when this run's verb returns, as openTeam's are. */
+export function closeAfterRun(ctx: CliContext, store: TeamStore): TeamStore {
+  if (store.backend.kind !== 'folder') openedBy.set(ctx, [...(openedBy.get(ctx) ?? []), store]);
+  return store;
 }
 
 /** Close what openTeam opened for this run. */
@@ -163,8 +170,9 @@ export async function openTeam(ctx: CliContext, flag: string | undefined, who = 
     return remote;
   }
   const dir = resolveTeamDir(ctx, flag);
-  const r = await TeamStore.open(dir, who);
+  const r = await openTeamAt(dir, ctx.env, who);
   if (!r.ok) throw new UsageError(r.error.message, r.error.hint);
+  closeAfterRun(ctx, r.store);
   for (const w of r.warnings) ctx.err(`teamux: warning: ${w}`);
   // Every verb but `agent` is a short-lived call: its claims are held by the member's process (§7).
   r.store.shortLived = who === 'cli';

@@ -4,8 +4,10 @@
  * (--team or TEAMUX_TEAM) and this machine keeps only a local folder for its log, transcripts and
  * spawn files. The NATS client is imported only when it is used.
  */
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { StoreBackend } from './backend.js';
+import { writeJson } from './fsx.js';
 import type { TeamSpec } from './init.js';
 import type { TeamPaths } from './paths.js';
 import { teamDirFor } from './paths.js';
@@ -41,7 +43,42 @@ export async function initRemoteTeam(url: string, dir: string, spec: TeamSpec, e
   if (!b.ok) return b;
   const { initTeam } = await import('./init.js');
   const r = await initTeam(dir, spec, (_paths: TeamPaths) => b.backend);
+  await writeJson(path.join(r.store.dir, STORE_MARKER), { store: withoutCredentials(url), team: spec.name } satisfies StoreMarker);
   return { ok: true, ...r };
+}
+
+/**
+ * The file in a NATS team's local folder that says where its shared state lives, so verbs run with
+ * that folder (--team-dir, TEAMUX_TEAM_DIR, ./.teamux/TEAM) find the server without --store. It holds
+ * the URL without credentials; those still come from the environment.
+ */
+export const STORE_MARKER = 'store.json';
+
+/** What the marker holds. */
+export interface StoreMarker {
+  store: string;
+  team: string;
+}
+
+/** A URL with any user:password taken out. */
+function withoutCredentials(url: string): string {
+  return url.replace(/(\w+:\/\/)[^@/,]*@/g, '$1');
+}
+
+/** The marker of a local folder, or null when it has none (a folder team) or it is not one. */
+export function readStoreMarker(dir: string): StoreMarker | null {
+  try {
+    const m = JSON.parse(readFileSync(path.join(dir, STORE_MARKER), 'utf8')) as Partial<StoreMarker>;
+    return typeof m.store === 'string' && isRemoteStore(m.store) && typeof m.team === 'string' && /^[a-z][a-z0-9_-]*$/.test(m.team) ? { store: m.store, team: m.team } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Open the team whose folder is `dir`: on the NATS store its marker names, or the folder itself. */
+export async function openTeamAt(dir: string, env: NodeJS.ProcessEnv, who: string): Promise<{ ok: true; store: TeamStore; warnings: string[] } | { ok: false; error: OpenError }> {
+  const marker = readStoreMarker(dir);
+  return marker ? openRemoteTeam(marker.store, marker.team, dir, env, who) : TeamStore.open(dir, who);
 }
 
 /** The local folder of a NATS team when none is given: ./.teamux/TEAM under `cwd`. */

@@ -49,6 +49,12 @@ describe('the CLI on a NATS store', () => {
     expect(inbox.out).toContain('hello from afar');
     const shown = await cliProcess(['task', 'show', '2', '--json', ...flags]);
     expect(JSON.parse(shown.out)).toMatchObject({ ok: true, status: 'pending', blockedBy: ['1'] });
+    // The local folder init made remembers the store (store.json, no credentials): its folder alone is enough.
+    const local = path.join(root, '.teamux', 'clia');
+    expect(JSON.parse(readFileSync(path.join(local, 'store.json'), 'utf8'))).toEqual({ store: server.url, team: 'clia' });
+    const byFolder = await cliProcess(['task', 'show', '1', '--json'], { TEAMUX_TEAM_DIR: local, TEAMUX_STORE: '', TEAMUX_TEAM: '' });
+    expect(byFolder.code, byFolder.err).toBe(0);
+    expect(JSON.parse(byFolder.out)).toMatchObject({ ok: true, status: 'completed', owner: 'bob' });
   });
 
   it('nats.cli.an-unreachable-server-is-exit-1-with-a-hint', async () => {
