@@ -45,9 +45,10 @@ export async function claudeBudgetHold(store: TeamStore, member: string, usage: 
     store.log.info(`${member}: budget available again`);
     return null;
   }
+  if (before !== null) return held;
   store.log.warn(`${member}: ${held}; its tools are refused and messages wait`);
   const lead = cfg.members.find((m) => m.kind === 'lead');
-  if (before === null && lead && lead.name !== member) {
+  if (lead && lead.name !== member) {
     const r = await store.send({ from: member, to: lead.name, type: 'message', text: `${held}. Claude Code is stopped: its tools are refused and messages to it wait until the budget allows it again.`, payload: { budget: 'spent' } });
     if (!r.ok) store.log.warn(`could not tell ${lead.name} that ${member}'s budget is spent: ${r.message}`);
   }

@@ -2,7 +2,7 @@
 // server against a scripted Messages API this test owns: the first response's usage (Claude Code's own
 // transcript record) is over amy's budget, so the Write it asks for is refused by the PreToolUse hook
 // (the reason reaches the model, the file does not exist), the title and roster say "(budget spent)",
-// the lead is told once, a new message is not typed in; raising the budget in team.json lets the
+// the lead is told once, a new message is not typed in and a prompt typed by hand is refused; raising the budget in team.json lets the
 // message through and the Write run.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -116,6 +116,14 @@ describe.skipIf(!CLAUDE)('a budget stops a Claude Code member (real binary, e2e 
     await waitFor(() => readFileSync(store.paths.log, 'utf8').includes('a message for amy waits: budget spent'), 'the wake holding the message', 30_000, 100);
     expect(server.requests.some((r) => r.member === 'amy' && bodyText(r).includes('budget raised'))).toBe(false);
     expect((await store.mail.unread('amy', 'amy')).messages.map((m) => m.text)).toEqual(['budget raised, go on']);
+    // Nor is a prompt the operator types into the pane: UserPromptSubmit refuses it with the reason.
+    await d.keys('C-a', '2');
+    await d.type('typed by hand');
+    await d.keys('Enter');
+    await d.waitFor(/Raise the budget/, 'the typed prompt refused with the reason', 30_000);
+    expect(server.requests.some((r) => r.member === 'amy' && bodyText(r).includes('typed by hand'))).toBe(false);
+    // Claude Code keeps a refused prompt in its input line; the operator clears it (a wake never types into it).
+    await d.keys(...Array<string>('typed by hand'.length).fill('BSpace'));
 
     // Raised: the message goes in at once (team.json is watched), the Write runs.
     const cfg = await store.config();
