@@ -13,6 +13,7 @@ import { memberActivity, type Activity } from '../protocol/activity.js';
 import { activityStyle } from './chrome.js';
 import type { ClaudeTeamView } from '../store/claude-team-files.js';
 import { claudeTeamRows } from './claude-team-rows.js';
+import { claudeUsageLabel } from './claude-usage.js';
 import type { PipelineSummary } from '../protocol/pipeline.js';
 import { pipelineLineRow, verdictBadge } from './pipeline-line.js';
 import { C, fit, style, textWidth, type Row } from './text.js';
@@ -163,17 +164,16 @@ function requestRows(s: SidebarData, width: number, budget: number, selected: st
   return rows;
 }
 
-/** One line per member: a dot in the activity's colour, the name, what it is doing, a Claude Code member's cost. */
+/** One line per member: a dot in the activity's colour, the name, what it is doing, a Claude Code member's budget note, tokens and cost. */
 function rosterRows(s: SidebarData, o: SidebarOptions): Row[] {
   const pending = pendingRequests(s);
   const nameWidth = Math.min(12, Math.max(4, ...s.roster.map((m) => textWidth(m.name))));
   return s.roster.map((m) => {
     const hooks = s.claude?.[m.name];
     const a = o.activities?.get(m.name) ?? memberActivity({ name: m.name, runtime: m.runtime, status: m.reportedStatus, exitCode: m.exitCode, pending, hooks: hooks?.state });
-    const cost = hooks?.costUsd;
-    const label = `${a.label}${typeof cost === 'number' ? ` $${cost.toFixed(2)}` : ''}`;
+    const room = Math.max(0, o.width - 3 - nameWidth);
     const name = fit(m.name, nameWidth).padEnd(nameWidth);
-    return [{ text: '● ', attr: activityStyle(a.kind) }, { text: name, attr: PLAIN }, { text: fit(` ${label}`, Math.max(0, o.width - 2 - nameWidth)), attr: activityStyle(a.kind) }];
+    return [{ text: '● ', attr: activityStyle(a.kind) }, { text: name, attr: PLAIN }, { text: room > 0 ? ` ${claudeUsageLabel(a.label, hooks, room)}` : '', attr: activityStyle(a.kind) }];
   });
 }
 
