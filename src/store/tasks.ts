@@ -293,9 +293,9 @@ export class TaskBoard implements TaskStore {
     return r;
   }
 
-  /** Reopen a completed or blocked task. */
-  async reopen(id: string, by: string | null, why: string | null): Promise<Outcome<Task>> {
-    return this.transition(id, (task, now) => { const p = checkPipelineTransition(task, 'reopen'); return p.ok ? reopenedTask(task, id, now) : p; }, (_next, before) => ({ type: 'task_reopened', fields: { task: id, by, from: before.status, why } }));
+  /** Reopen a completed or blocked task; a pipeline task only when the pipeline's retry does it (`pipeline`). */
+  async reopen(id: string, by: string | null, why: string | null, pipeline = false): Promise<Outcome<Task>> {
+    return this.transition(id, (task, now) => { const p = pipeline ? accept(undefined) : checkPipelineTransition(task, 'reopen'); return p.ok ? reopenedTask(task, id, now) : p; }, (_next, before) => ({ type: 'task_reopened', fields: { task: id, by, from: before.status, why } }));
   }
 
   /** Hand an in_progress task to `to`, held by `holder`, in one write under its lock. */
