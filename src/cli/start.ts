@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NormalizedLayout, NormalizedMember } from '../config/index.js';
@@ -16,7 +17,7 @@ import type { PaneHost, PaneProcess } from '../host/types.js';
 import { buildKeyTable, type KeyTable } from '../keys/keymap.js';
 import { OPERATOR } from '../protocol/trust.js';
 import { initTeam, type TeamSpec } from '../store/init.js';
-import { initRemoteTeam, openRemoteTeam } from '../store/select.js';
+import { connectBackend, initRemoteTeam, openRemoteTeam } from '../store/select.js';
 import { defaultBindings } from '../mux/actions.js';
 import { TrustAuthority } from '../store/trust.js';
 import { TeamPaths } from '../store/paths.js';
@@ -210,6 +211,21 @@ export async function openForMux(teamDir: string, backend: 'pty' | 'tmux', remot
   return { store: opened.store, release: async () => { await lock.release(); await opened.store.backend.close(); } };
 }
 
+/**
+ * On a shared store the team has one screen across machines, not one per machine: hold the store's
+ * screen lease (on a connection of its own) before anything is written; refused while another holds it.
+ */
+export async function claimScreenSeat(remote: RemoteTeam): Promise<{ release(): Promise<void> }> {
+  const b = await connectBackend(remote.url, remote.team, remote.env, 'screen');
+  if (!b.ok) throw new UsageError(b.error.message, b.error.hint);
+  const seat = (await b.backend.shared.claimScreen?.(`${hostname()} pid ${process.pid}`)) ?? { ok: true as const, release: async () => {} };
+  if (!seat.ok) {
+    await b.backend.close();
+    throw new UsageError(`team ${remote.team} is already on a teamux screen (${seat.holder})`, 'quit that screen first; a screen that died is forgotten 30 s after it last renewed its lease');
+  }
+  return { release: async () => { await seat.release(); await b.backend.close(); } };
+}
+
 /** Create or refresh the layout's team: in its folder, or on the NATS store `url` (the folder keeps what is this machine's). */
 async function initForStart(teamDir: string, spec: TeamSpec, remote: RemoteTeam | null): Promise<void> {
   if (!remote) {
@@ -252,8 +268,20 @@ export const startVerb: Verb = {
     const needsModel = !givenDemo && !hasKey && (members.some((m) => m.agent) || (members.some((m) => m.claude) && existsSync(demoScriptDir(layout, file))));
     // A finished demo run's folder is archived; on a NATS store the team's state is the server's to keep.
     const archived = needsModel && !remote ? await archiveDemoRun(teamDir) : null;
-    await initForStart(teamDir, teamSpecOf(layout, file), remote);
-    const { store, release } = await openForMux(teamDir, backend, remote ?? undefined);
+    const seat = remote ? await claimScreenSeat(remote) : null;
+    let opened: { store: TeamStore; release: () => Promise<void> };
+    try {
+      await initForStart(teamDir, teamSpecOf(layout, file), remote);
+      opened = await openForMux(teamDir, backend, remote ?? undefined);
+    } catch (err) {
+      await seat?.release();
+      throw err;
+    }
+    const store = opened.store;
+    const release = async (): Promise<void> => {
+      await opened.release();
+      await seat?.release();
+    };
     if (archived) store.log.info(`the previous demo run was archived to ${archived}`);
     if (remote) store.log.info(`team ${layout.name} on the NATS store ${store.backend.where}; this machine's folder is ${teamDir}`);
     let closeDemo: (() => Promise<void>) | null = null;

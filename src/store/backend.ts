@@ -116,6 +116,12 @@ export interface SharedState {
   heartbeatAt(member: string): Promise<number | null>;
   /** True when a member's liveness rests on heartbeats only (its pid belongs to another machine). */
   readonly remoteLiveness: boolean;
+  /**
+   * Become the team's one screen across machines, described by `owner` (host and pid); refused with
+   * the holder's description while another screen holds it. The folder has nothing to claim here
+   * (mux.json in the folder does it): it always grants.
+   */
+  claimScreen?(owner: string): Promise<{ ok: true; release(): Promise<void> } | { ok: false; holder: string }>;
 }
 
 /** One change to the shared state, as a watcher hears of it (`reset`: read everything again). */

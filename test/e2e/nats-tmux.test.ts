@@ -1,9 +1,9 @@
 // The tmux backend on a NATS store: `teamux start --backend tmux` of a layout with `store: nats://…`,
-// the screen detached (C-a d) while the members keep running, `teamux ls` and `teamux attach` finding
+// a second screen from another machine refused while the first holds the team, the screen detached (C-a d) while the members keep running, `teamux ls` and `teamux attach` finding
 // the team from its local folder's store.json (no --store), the sidebar on the server again, and
 // `teamux kill` ending it by handshake through the store.
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NatsServer, openNatsTeam } from '../helpers/nats.js';
@@ -41,6 +41,17 @@ describe('tmux backend on a NATS store (e2e)', () => {
     const d = await TmuxDriver.start(`cd ${tmp.dir} && ${process.execPath} ${BIN} start ${layout}; echo TEAMUX-EXIT=$?; sleep 600`, 160, 45, env);
     drivers.push(d);
     await d.waitFor((s) => s.includes('Seeded on the server') && s.includes('tmux · nats'), 'the team under tmux on the NATS store', 45_000);
+    // A second machine (its own root, the same layout and server) cannot open a second screen on the team.
+    const b = tempDir('teamux-nats-tmux-b-');
+    cleanups.push(b.cleanup);
+    writeFileSync(path.join(b.dir, 'team.yaml'), readFileSync(layout, 'utf8'));
+    const db = await TmuxDriver.start(`cd ${b.dir} && ${process.execPath} ${BIN} start team.yaml; echo SECOND-EXIT=$?; sleep 600`, 160, 45, { ...env, TEAMUX_TMUX_SOCKET: `${teamSocket}-b` });
+    drivers.push(db);
+    const refused = await db.waitFor(/SECOND-EXIT=/, 'the second screen to be refused', 45_000);
+    expect(refused).toContain('SECOND-EXIT=1');
+    expect(refused).toMatch(/team tmuxnats is already on a teamux screen \(\S+ pid \d+\)/);
+    expect(existsSync(path.join(b.dir, '.teamux', 'tmuxnats', 'team.json'))).toBe(false);
+
     await d.keys('C-a', 'd');
     await d.waitFor(/TEAMUX-EXIT=0/, 'the screen to detach', 30_000);
 

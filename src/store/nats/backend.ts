@@ -74,7 +74,7 @@ export async function natsBackend(nc: NatsConnection, team: string, where: strin
         const change = stateChangeOf(e.key);
         if (change) onChange(change);
       }, () => onChange({ kind: 'reset' }));
-      const beats = followKv(nc, live, '>', (e) => onChange({ kind: 'heartbeat', member: e.key }), () => {});
+      const beats = followKv(nc, live, '>', (e) => { if (!e.key.includes('.')) onChange({ kind: 'heartbeat', member: e.key }); }, () => {});
       return { dispose: () => { state.dispose(); beats.dispose(); } };
     },
     connection: () => ({ state, detail }),

@@ -10,6 +10,10 @@ import type { RawConfig, SharedState } from '../backend.js';
 import { casWrite, entryJson, getLive, retrying } from './kv.js';
 import { keys } from './names.js';
 
+/** The screen lease's key in the heartbeat bucket, and how often its holder renews it. */
+const SCREEN_KEY = 'screen.lease';
+const SCREEN_REFRESH_MS = 10_000;
+
 /** Config and liveness of one team on a NATS server. */
 export class NatsShared implements SharedState {
   readonly remoteLiveness = true;
@@ -41,6 +45,32 @@ export class NatsShared implements SharedState {
   async version(): Promise<string> {
     const e = await getLive(this.kv, keys.config);
     return e ? String(e.revision) : '';
+  }
+
+  /**
+   * The screen lease: key `screen.lease` in the heartbeat bucket (no member name has a dot), created
+   * only if absent and put again every SCREEN_REFRESH_MS; a screen that dies is forgotten when the
+   * key expires with the bucket's max age.
+   */
+  async claimScreen(owner: string): Promise<{ ok: true; release(): Promise<void> } | { ok: false; holder: string }> {
+    const text = JSON.stringify({ owner, at: new Date().toISOString() });
+    if (!(await casWrite(this.live, SCREEN_KEY, text, 0))) {
+      const e = await getLive(this.live, SCREEN_KEY);
+      const json = e ? entryJson(e) : null;
+      const holder = json?.ok ? String((json.value as { owner?: unknown }).owner ?? 'another screen') : 'another screen';
+      // The key was deleted between the two reads: try once more.
+      if (!e) return this.claimScreen(owner);
+      return { ok: false, holder };
+    }
+    const timer = setInterval(() => void this.live.put(SCREEN_KEY, JSON.stringify({ owner, at: new Date().toISOString() })).catch(() => {}), SCREEN_REFRESH_MS);
+    timer.unref();
+    return {
+      ok: true,
+      release: async () => {
+        clearInterval(timer);
+        await retrying(() => this.live.delete(SCREEN_KEY), 5_000).catch(() => {});
+      },
+    };
   }
 
   async heartbeat(member: string): Promise<void> {
