@@ -75,6 +75,15 @@ describe('pipeline retry', () => {
     const dep = await cliProcess(['pipeline', 'retry', 's3', '--json'], env);
     expect(dep.code).toBe(3);
     expect(JSON.parse(dep.out)).toMatchObject({ ok: false, reason: 'illegal_transition', message: 'story s3 is blocked because waits for story s1, which is blocked: retry that story, and s3 follows' });
+    // `teamux report` says which stories are blocked and why, including the one waiting for s1.
+    const rep = await cliProcess(['report', '--json'], env);
+    expect(JSON.parse(rep.out)).toMatchObject({
+      pipeline: { status: 'running', stage: 'exec', reason: null, fixRounds: 0 },
+      stories: [{ story: 's1', status: 'blocked', reason: 'attempt 3 of 3 failed: 3 attempts failed; the last: lexer test 3 fails' }, { story: 's2', status: 'open', reason: null }, { story: 's3', status: 'blocked', reason: 'waits for story s1, which is blocked' }],
+    });
+    const md = await cliProcess(['report'], env);
+    expect(md.out).toContain('- Pipeline: running at exec; stories 0 done, 2 blocked, 1 open; 0 fix rounds');
+    expect(md.out).toContain('| s3 | blocked | 5 | waits for story s1, which is blocked |');
     const bad = await cliProcess(['pipeline', 'retry', 'S 1'], env);
     expect(bad.code).toBe(1);
     expect(bad.err).toContain('"S 1" is not a story id');
