@@ -6,8 +6,8 @@
  */
 import { DEFAULT_MAX_FAILURES, type TaskEdit } from '../protocol/task-machine.js';
 import {
-  applyUpdate, byId, checkClaim, claimed, completed, deletedTask, editedTask, failedBy, isReady, newlyReady, reassignedTask, released, reopenedTask,
-  wouldCycle, type TaskIndex, type TaskPatch,
+  applyUpdate, byId, checkClaim, checkDependency, missingTask, withBlocked, withBlocker, claimed, completed, deletedTask, editedTask, failedBy, isReady, newlyReady, reassignedTask, released, reopenedTask,
+  type TaskIndex, type TaskPatch,
 } from '../protocol/tasks.js';
 import { checkPipelineTransition, checkPipelineUpdate } from '../protocol/pipeline.js';
 import { noReadyTask, type GuardRefusal } from '../protocol/claim-summary.js';
@@ -153,17 +153,14 @@ export class TaskBoard implements TaskStore {
     return this.noted([id, blocker], this.boardLocked(() => this.taskLocked([id, blocker], async () => {
       // The graph only changes under the board lock, so this snapshot's edges are current.
       const board = await this.snapshot();
-      const task = board.index.get(id);
-      const up = board.index.get(blocker);
-      if (!task) return notFound(id, (await this.readTask(id)).problem);
-      if (!up) return notFound(blocker, (await this.readTask(blocker)).problem);
-      if (task.blockedBy.includes(blocker)) return accept(task);
-      if (wouldCycle(board.index, id, blocker)) return refuse<Task>('cycle', `task ${id} blocked by ${blocker} would make a dependency cycle`);
+      const check = checkDependency(board.index, id, blocker);
+      if (check.step === 'missing') return notFound(check.id, (await this.readTask(check.id)).problem);
+      if (check.step === 'settled') return check.outcome;
       const now = new Date().toISOString();
-      const next = { ...task, blockedBy: [...task.blockedBy, blocker].sort(byId), revision: task.revision + 1, updatedAt: now };
+      const next = withBlocker(check.task, blocker, now);
       // blockedBy first: a crash between the two writes leaves the task blocked, never wrongly ready.
       await writeJson(this.paths.task(id), next);
-      await writeJson(this.paths.task(blocker), { ...up, blocks: [...up.blocks, id].sort(byId), revision: up.revision + 1, updatedAt: now });
+      await writeJson(this.paths.task(blocker), withBlocked(check.blocker, id, now));
       await this.events.record('task_updated', { task: id, blockedBy: next.blockedBy });
       return accept(next);
     })));
@@ -416,7 +413,7 @@ export class TaskBoard implements TaskStore {
 
 /** The one refusal for a task that is missing or unreadable, whatever the verb (exit 3, reason not_found). */
 function notFound(id: string, problem: FileProblem | undefined): Outcome<never> {
-  return refuse('not_found', problem ? `task ${id} cannot be read: ${problem.message}` : `task ${id} does not exist`);
+  return missingTask(id, problem?.message);
 }
 
 export type { TaskIndex };

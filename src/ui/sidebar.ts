@@ -13,6 +13,7 @@ import { memberActivity, type Activity } from '../protocol/activity.js';
 import { activityStyle } from './chrome.js';
 import type { ClaudeTeamView } from '../store/claude-team-files.js';
 import { claudeTeamRows } from './claude-team-rows.js';
+import { claudeUsageLabel } from './claude-usage.js';
 import type { PipelineSummary } from '../protocol/pipeline.js';
 import { pipelineLineRow, verdictBadge } from './pipeline-line.js';
 import type { BudgetSummary } from '../protocol/budget.js';
@@ -168,7 +169,7 @@ function requestRows(s: SidebarData, width: number, budget: number, selected: st
   return rows;
 }
 
-/** One line per member: a dot in the activity's colour, the name, what it is doing, a Claude Code member's cost. */
+/** One line per member: a dot in the activity's colour, the name, what it is doing, a Claude Code member's budget note, tokens and cost. */
 function rosterRows(s: SidebarData, o: SidebarOptions): Row[] {
   const pending = pendingRequests(s);
   const nameWidth = Math.min(12, Math.max(4, ...s.roster.map((m) => textWidth(m.name))));
@@ -176,14 +177,14 @@ function rosterRows(s: SidebarData, o: SidebarOptions): Row[] {
   return s.roster.map((m) => {
     const hooks = s.claude?.[m.name];
     const a = o.activities?.get(m.name) ?? memberActivity({ name: m.name, runtime: m.runtime, status: m.reportedStatus, exitCode: m.exitCode, pending, hooks: hooks?.state });
-    const cost = hooks?.costUsd;
-    const label = `${a.label}${typeof cost === 'number' ? ` $${cost.toFixed(2)}` : ''}`;
     const name = fit(m.name, nameWidth).padEnd(nameWidth);
-    // A member whose own budget is spent says so first: it is not calling its model.
-    const mark = spent.has(m.name) ? ' ✗budget' : '';
+    // A member whose own budget is spent says so first: it is not calling its model. A Claude Code
+    // member's label already says "(budget spent)" from its hooks' record.
+    const mark = spent.has(m.name) && !hooks?.budget ? ' ✗budget' : '';
     const row: Row = [{ text: '● ', attr: activityStyle(a.kind) }, { text: name, attr: PLAIN }];
     if (mark) row.push({ text: fit(mark, Math.max(0, o.width - 2 - nameWidth)), attr: style(C.red, C.default, { bold: true }) });
-    row.push({ text: fit(` ${label}`, Math.max(0, o.width - 2 - nameWidth - textWidth(mark))), attr: activityStyle(a.kind) });
+    const room = Math.max(0, o.width - 3 - nameWidth - textWidth(mark));
+    if (room > 0) row.push({ text: ` ${claudeUsageLabel(a.label, hooks, room)}`, attr: activityStyle(a.kind) });
     return row;
   });
 }
