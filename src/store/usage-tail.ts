@@ -63,7 +63,9 @@ export class UsageTail {
         if (end >= 0) {
           const added = this.parse(buf.subarray(0, end).toString('utf8'));
           if (added.length) {
-            this.records.set(member, [...(this.records.get(member) ?? []), ...added]);
+            const list = this.records.get(member);
+            if (list) for (const r of added) list.push(r);
+            else this.records.set(member, added);
             changed = true;
           }
           pos = { offset: pos.offset + end + 1, inode: ino };
