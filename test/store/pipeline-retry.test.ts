@@ -6,11 +6,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { childEnvironment } from '../../src/agent/runtime.js';
+import { dispatchTool } from '../../src/agent/tools/registry.js';
 import { readHandoff } from '../../src/protocol/handoff.js';
 import type { PipelineSettings } from '../../src/protocol/pipeline.js';
 import { initTeam } from '../../src/store/init.js';
 import type { TeamStore } from '../../src/store/team.js';
-import { cli, cliProcess, members, tempDir } from '../helpers/team.js';
+import { cli, cliProcess, makeTeam, members, tempDir } from '../helpers/team.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -128,7 +130,24 @@ describe('pipeline retry', () => {
     expect(r.out).toContain(`task ${e1} reopened`);
     expect((await state(store)).stories.map((s) => s.status)).toEqual(['pending', 'pending', 'pending']);
     expect((await store.events.read()).events.filter((e) => e.type === 'pipeline_retry')).toHaveLength(1);
+
+    // teamux's agents: retry_story is the lead's tool; a teammate is refused, the lead gets the rule's answer.
+    const team = await store.config();
+    const tool = (name: string, input: unknown) => dispatchTool({ name: 'retry_story', input }, { store, me: team.members.find((m) => m.name === name)!, team, lead: 'lead', cwd: store.dir, signal: new AbortController().signal, env: childEnvironment(process.env) }, async () => 'not_required');
+    expect(await tool('alice', {})).toMatchObject({ isError: true, text: expect.stringContaining('retry_story is a lead-only tool') });
+    expect(await tool('lead', { stories: ['s1'] })).toEqual({ isError: true, text: 'refused (illegal_transition): story s1 is pending, not blocked' });
   }, 60_000);
+
+  it('pipeline-retry.a-team-without-a-pipeline-is-told-so', async () => {
+    const t = await makeTeam(['alice']);
+    cleanups.push(t.cleanup);
+    const r = await cli(['pipeline', 'retry', 's1', '--json'], { TEAMUX_TEAM_DIR: t.dir });
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.out)).toMatchObject({ ok: false, reason: 'not_found', message: 'this team is not a pipeline (its layout has no pipeline: section)' });
+    const show = await cli(['pipeline'], { TEAMUX_TEAM_DIR: t.dir });
+    expect(show.code).toBe(3);
+    expect(show.err).toContain('is not a pipeline');
+  });
 
   it('pipeline-retry.after-BLOCKED_AFTER_VERIFY-a-fresh-fix-round-runs-to-the-report', async () => {
     const { store, dir, env } = await pipelineTeam();
