@@ -133,6 +133,7 @@ export class TmuxBridge<H> implements TmuxSurface {
     for (const s of this.sockets) s.destroy();
     this.server?.close();
     this.server = null;
+    this.opts.control.dispose?.();
     rmSync(this.opts.socket, { force: true });
   }
 
