@@ -4,11 +4,14 @@
  * remembers each inbox message it has seen. Claude Code empties an inbox once the message is
  * delivered, so the traffic exists only as seen: besides the poll, the inboxes folder is watched
  * (inotify through fs.watch) and a changed inbox is read at once, in the change event, before its
- * reader can empty it. Owns the timer, the folder watch and the seen ids; disposed with the screen.
+ * reader can empty it. A message's lead_sig is checked with the recipient's verify key once one is
+ * known. Owns the timer, the folder watch and the seen ids; disposed with the screen.
  */
+import type { KeyObject } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
 import { claudeInboxDir, findClaudeTeam, readClaudeInboxesSync, readClaudeTeam, type ClaudeTeamFiles, type ClaudeTeamMessage, type ClaudeTeamView } from '../store/claude-team-files.js';
 import type { Log } from '../store/log.js';
+import { leadSigOf } from '../claude/lead-sig.js';
 
 /** How often the team files are read (members, tasks; inboxes too, behind the folder watch). */
 export const CLAUDE_TEAM_POLL_MS = 250;
@@ -24,6 +27,8 @@ export interface ClaudeTeamWatchOptions {
   leadSession: () => string | null;
   onChange: (view: ClaudeTeamView) => void;
   log: Log;
+  /** The key a recipient's lead messages are verified with (the tmux bridge knows it), or null. */
+  verifyKey?: (recipient: string) => KeyObject | null;
 }
 
 /** Start watching; returns a disposer. */
@@ -54,9 +59,22 @@ export function watchClaudeTeam(o: ClaudeTeamWatchOptions): { dispose(): void; v
     return true;
   };
 
+  /** Check lead_sig on messages not checked yet (a key may have come with a later respawn). */
+  const verify = (): void => {
+    for (let i = 0; i < traffic.length; i++) {
+      const m = traffic[i]!;
+      if (m.sig !== 'unverified') continue;
+      const sig = leadSigOf(m.signing, o.verifyKey?.(m.to) ?? null);
+      if (sig === 'unverified') continue;
+      traffic[i] = { ...m, sig };
+      if (sig === 'forged') o.log.warn(`Claude Code inbox of ${m.to}: message ${m.id} from ${m.from} carries a lead_sig that does not verify with the key the lead gave ${m.to}; shown as FORGED`);
+    }
+  };
+
   const publish = (): void => {
     publishing = null;
     if (stopped || !files) return;
+    verify();
     const next: ClaudeTeamView = { name: files.name, members: files.members, tasks: files.tasks, traffic: [...traffic], problems: files.problems };
     const key = JSON.stringify(next);
     if (key === last) return;

@@ -32,8 +32,29 @@ export interface ClaudeTeamMessage {
   kind: string;
   timestamp: string;
   id: string;
-  /** Carries the lead's signature (lead_sig). */
-  signed: boolean;
+  /**
+   * The lead's signature (lead_sig): 'verified' / 'forged' once checked against the teammate's
+   * verify key (by the app, see src/claude/lead-sig.ts), 'unverified' while no key is known, 'none'
+   * when the entry has none.
+   */
+  sig: LeadSigStatus;
+  /** The entry's fields as written, that lead_sig signs; null when it carries no lead_sig. */
+  signing: LeadSignedEntry | null;
+}
+
+/** What a message's lead_sig says. */
+export type LeadSigStatus = 'verified' | 'forged' | 'unverified' | 'none';
+
+/** An inbox entry's signed fields as they are in the file, and its lead_sig. */
+export interface LeadSignedEntry {
+  msgId: unknown;
+  from: unknown;
+  timestamp: unknown;
+  text: unknown;
+  summary: unknown;
+  color: unknown;
+  fromPlugin: unknown;
+  leadSig: unknown;
 }
 
 /** A task file of the team. */
@@ -75,6 +96,9 @@ const InboxEntry = z.looseObject({
   msg_id: z.string().optional(),
   type: z.string().optional(),
   lead_sig: z.unknown().optional(),
+  summary: z.unknown().optional(),
+  color: z.unknown().optional(),
+  from_plugin: z.unknown().optional(),
 });
 
 const TaskFile = z.looseObject({
@@ -134,7 +158,9 @@ function inboxOf(file: string, read: { ok: true; value: unknown } | { ok: false;
   return {
     messages: entries.data.map((e) => {
       const timestamp = typeof e.timestamp === 'number' ? new Date(e.timestamp).toISOString() : e.timestamp ?? '';
-      return { to, from: e.from, text: e.text, kind: e.type && e.type !== 'message' ? e.type : messageKind(e.text) ?? e.type ?? 'message', timestamp, id: e.msg_id ?? `${to}/${e.from}/${timestamp}/${e.text.length}`, signed: e.lead_sig !== undefined && e.lead_sig !== null };
+      const signed = e.lead_sig !== undefined && e.lead_sig !== null;
+      const signing: LeadSignedEntry | null = signed ? { msgId: e.msg_id, from: e.from, timestamp: e.timestamp, text: e.text, summary: e.summary, color: e.color, fromPlugin: e.from_plugin, leadSig: e.lead_sig } : null;
+      return { to, from: e.from, text: e.text, kind: e.type && e.type !== 'message' ? e.type : messageKind(e.text) ?? e.type ?? 'message', timestamp, id: e.msg_id ?? `${to}/${e.from}/${timestamp}/${e.text.length}`, sig: signed ? 'unverified' : 'none', signing };
     }),
   };
 }
