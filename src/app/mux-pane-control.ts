@@ -1,8 +1,9 @@
 /**
  * The narrow interface the tmux stand-in's bridge drives panes through (open, replace, close, focus,
  * title, list with rectangles), and its implementation on the Multiplexer through its public state
- * and its run-time events (open-pane, replace-pane, close-pane, focus-pane, set-pane-title). Kept apart so the bridge does not
- * depend on the multiplexer's core.
+ * and its run-time events (open-pane, replace-pane, close-pane, focus-pane, set-pane-title). Kept
+ * apart so the bridge does not depend on the multiplexer's core. Owns the focus requests that wait
+ * for the operator (pane-focus.ts).
  */
 import { layoutOf, paneIndex } from '../mux/state.js';
 import { FocusRequests } from './pane-focus.js';

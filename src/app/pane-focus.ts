@@ -56,11 +56,6 @@ export class FocusRequests {
     return this.attempt();
   }
 
-  /** The pane a request waits for, if any. */
-  waiting(): string | null {
-    return this.pending?.id ?? null;
-  }
-
   private attempt(): boolean {
     this.clear();
     const p = this.pending;
