@@ -12,7 +12,7 @@ import type { Member, TeamConfig } from '../protocol/types.js';
 import type { TeamStore } from '../store/team.js';
 import { UsageTail } from '../store/usage-tail.js';
 import { recordUsage } from '../store/usage.js';
-import { estimateCost } from './pricing.js';
+import { estimateCost } from '../protocol/pricing.js';
 
 /** Record one model call of `member` in its usage log; the demo model costs nothing. */
 export async function recordModelCall(store: TeamStore, member: string, model: string, u: Anthropic.Usage, demo: boolean): Promise<void> {
