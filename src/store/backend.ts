@@ -116,11 +116,7 @@ export interface SharedState {
   heartbeatAt(member: string): Promise<number | null>;
   /** True when a member's liveness rests on heartbeats only (its pid belongs to another machine). */
   readonly remoteLiveness: boolean;
-  /**
-   * Become the team's one screen across machines, described by `owner` (host and pid); refused with
-   * the holder's description while another screen holds it. The folder has nothing to claim here
-   * (mux.json in the folder does it): it always grants.
-   */
+  /** Hold the one screen seat of a team shared across machines (NATS); the folder has none (mux.json does it). */
   claimScreen?(owner: string): Promise<{ ok: true; release(): Promise<void> } | { ok: false; holder: string }>;
 }
 
