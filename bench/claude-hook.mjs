@@ -2,7 +2,8 @@
 // Benchmark: the Stop hook with nothing to deliver (what every idle Claude Code turn pays), against
 // `node -e 0` (bare Node start-up) and `teamux --version` (the CLI's own start-up), in the same run.
 // The hook is timed as Claude Code runs it (the one-file CommonJS entry dist/claude/stop-fast.cjs)
-// and through bin/teamux (an ES module that loads the same entry).
+// and through bin/teamux (an ES module that loads the same entry); a hook that loads the whole CLI
+// (SessionEnd, like PreToolUse and PermissionRequest) for comparison.
 // Goal: median Stop hook < 150 ms. Prints medians and ratios; run after `npx tsc`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -29,13 +30,15 @@ function time(args, input) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const entry = fileURLToPath(new URL('../dist/claude/stop-fast.cjs', import.meta.url));
-const rows = { 'node -e 0': [], 'teamux --version': [], 'teamux hook Stop (nothing to deliver)': [], 'bin/teamux hook Stop (same, ESM launcher)': [] };
+const rows = { 'node -e 0': [], 'teamux --version': [], 'teamux hook Stop (nothing to deliver)': [], 'bin/teamux hook Stop (same, ESM launcher)': [], 'teamux hook SessionEnd (the full CLI)': [] };
+const endInput = JSON.stringify({ hook_event_name: 'SessionEnd', session_id: 's', transcript_path: '/nonexistent', cwd: root, reason: 'other' });
 // Interleaved, so machine load hits all three alike.
 for (let i = 0; i < RUNS; i++) {
   rows['node -e 0'].push(time(['-e', '0']));
   rows['teamux --version'].push(time([bin, '--version']));
   rows['teamux hook Stop (nothing to deliver)'].push(time([entry, 'hook', 'Stop', '--as', 'amy', '--team-dir', teamDir], stdin));
   rows['bin/teamux hook Stop (same, ESM launcher)'].push(time([bin, 'hook', 'Stop', '--as', 'amy', '--team-dir', teamDir], stdin));
+  rows['teamux hook SessionEnd (the full CLI)'].push(time([bin, 'hook', 'SessionEnd', '--as', 'amy', '--team-dir', teamDir], endInput));
 }
 // The detached bookkeeping of each Stop (idle_notification to the lead) finishes before the folder goes.
 const leadInbox = path.join(teamDir, 'inboxes', 'lead.jsonl');
