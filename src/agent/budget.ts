@@ -9,7 +9,7 @@ import { budgetState, spentSince, type Budget, type Spent } from '../protocol/bu
 import type { Member, TeamConfig } from '../protocol/types.js';
 import type { TeamStore } from '../store/team.js';
 import { readUsage, recordUsage } from '../store/usage.js';
-import { estimateCost } from './pricing.js';
+import { estimateCost } from '../protocol/pricing.js';
 
 /** Record one model call of `member` in its usage log; the demo model costs nothing. */
 export async function recordModelCall(store: TeamStore, member: string, model: string, u: Anthropic.Usage, demo: boolean): Promise<void> {

@@ -7,7 +7,7 @@
  * when the record first says so. Work resumes when the window moves on or the budget is raised.
  */
 import { budgetHold } from '../agent/budget.js';
-import { estimateCost } from '../agent/pricing.js';
+import { estimateCost } from '../protocol/pricing.js';
 import { readClaudeActivity, swapClaudeBudget } from '../store/claude.js';
 import { syncClaudeUsage, type PriceOf } from '../store/claude-usage.js';
 import type { TeamStore } from '../store/team.js';

@@ -5,7 +5,7 @@
  * come from protocol/report.ts, the spend from each member's records (store/usage.ts), dollars
  * estimated from the price table where the member's tool did not report them.
  */
-import { estimateCost, formatTokens, formatUsd } from '../agent/pricing.js';
+import { estimateCost, formatTokens, formatUsd } from '../protocol/pricing.js';
 import { buildReport, type Spend, type TeamReport } from '../protocol/report.js';
 import { visible } from '../protocol/visible.js';
 import { recordedSpend } from '../store/usage.js';
