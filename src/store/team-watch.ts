@@ -6,13 +6,13 @@
  * coalesce into one reload a few milliseconds later, and only the files that changed are re-read.
  * The events tail is store/events.ts's EventTail. The multiplexer reads this through app/team-view.
  */
-import chokidar, { type FSWatcher } from 'chokidar';
 import * as path from 'node:path';
 import type { PipelineSummary } from '../protocol/pipeline.js';
 import type { ProtocolRequest, Task, TeamEvent } from '../protocol/types.js';
 import { BoardModel, type BoardView, type WithReady } from './board-model.js';
 import { readClaudeActivity, type ClaudeActivity } from './claude.js';
 import { EventTail, isEventSegment } from './events.js';
+import { FolderWatch } from './folder-watch.js';
 import type { FileProblem } from './fsx.js';
 import type { MemberView, TeamStore } from './team.js';
 
@@ -68,7 +68,7 @@ export class TeamWatch {
   private lastReload = 0;
   private reloading: Promise<void> | null = null;
   // lifecycle
-  private watcher: FSWatcher | null = null;
+  private watcher: FolderWatch | null = null;
   private readonly listeners = new Set<(s: TeamState) => void>();
 
   constructor(private readonly store: TeamStore) {
@@ -77,17 +77,20 @@ export class TeamWatch {
 
   /** Load everything once and start watching. */
   async start(): Promise<void> {
-    await this.reload();
     const p = this.store.paths;
-    this.watcher = chokidar.watch([p.tasks, p.requests, p.config, p.events, p.segments, p.claude, this.store.pipeline.dir], {
-      ignoreInitial: true,
-      ignored: (f: string) => /\.tmp$|\.lock(\/|$)/.test(f) || path.basename(f).startsWith('.'),
-      atomic: false,
-      depth: 1,
+    // inotify on the folders themselves: a change costs the same on a board of 10 or 10,000 tasks.
+    const folders = [p.tasks, p.requests, p.segments, p.claude, this.store.pipeline.dir].map((d) => path.relative(p.dir, d));
+    this.watcher = new FolderWatch(p.dir, folders, {
+      change: (file) => {
+        if (!/\.tmp$|\.lock(\/|$)/.test(file) && !path.basename(file).startsWith('.')) this.noteChange(file);
+      },
+      error: (err) => this.store.log.error('team folder watch', err),
     });
-    this.watcher.on('all', (_event, file) => this.noteChange(file));
-    this.watcher.on('error', (err) => this.store.log.error('team folder watch', err));
-    await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
+    // Armed before the first read, so a change that lands during it is read again after it.
+    this.watcher.start();
+    this.reloading = this.reload();
+    await this.reloading;
+    this.reloading = null;
   }
 
   /** Subscribe to fresh state after each reload. */
@@ -119,7 +122,7 @@ export class TeamWatch {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.listeners.clear();
-    await this.watcher?.close();
+    this.watcher?.close();
     this.watcher = null;
   }
 
