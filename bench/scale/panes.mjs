@@ -48,6 +48,7 @@ async function startOnce(start, ctx, n, run) {
 export async function paneCountRows(ctx, { counts, runs }) {
   const rows = [];
   for (const n of counts) {
+    process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] panes: ${n}\n`);
     const r = { teamux: [], tmux: [], teamuxRss: [], tmuxRss: [] };
     for (let i = 0; i < runs; i++) {
       const a = await startOnce(startTeamux, ctx, n, i);

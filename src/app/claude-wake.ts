@@ -4,11 +4,13 @@
  * box is empty and the operator has not typed into the pane for a while (else it looks again later). It takes the same cursor
  * lock as the member's Stop hook, so each message is handed over once, by one of them, and the
  * cursor moves only after the text was written to the pane. Also ends a Claude Code member once it
- * approved a shutdown (it does not exit by itself). Owns folder watches on the inboxes, the activity
+ * approved a shutdown (it does not exit by itself). While a budget stops the member (hook-budget.ts),
+ * nothing is typed in and it is looked at again every BUDGET_RECHECK_MS. Owns folder watches on the inboxes, the activity
  * records and the requests, and the retry timers of deferred wakes, released by dispose().
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { wakeText } from '../claude/hook-answers.js';
+import { claudeBudgetHold } from '../claude/hook-budget.js';
 import { wakeGate } from '../claude/prompt-box.js';
 import type { Disposable } from '../host/types.js';
 import { readClaudeActivity, updateClaudeActivity } from '../store/claude.js';
@@ -27,6 +29,9 @@ export interface WakeTarget {
   screenText?(): string[];
 }
 
+/** How often a member stopped by a budget is looked at again (the window moves on by itself). */
+export const BUDGET_RECHECK_MS = 15_000;
+
 /** What a wake did: typed the messages in, or not (and when to look again, if it is only waiting for the operator). */
 export type WakeOutcome = { typed: true } | { typed: false; retryInMs: number | null; why: string };
 
@@ -43,12 +48,18 @@ export function pasteAndSubmit(text: string): string {
  */
 export async function wakeIfIdle(store: TeamStore, member: string, target: WakeTarget, now = Date.now): Promise<WakeOutcome> {
   const no = (why: string, retryInMs: number | null = null): WakeOutcome => ({ typed: false, retryInMs, why });
-  if (target.exited() || (await readClaudeActivity(store.paths, member))?.state !== 'idle') return no('not idle');
+  if (target.exited()) return no('not idle');
+  const activity = await readClaudeActivity(store.paths, member);
+  // Stopped by a budget: looked at again until the window moves on or the budget is raised.
+  if (activity?.budget && (await claudeBudgetHold(store, member, null))) return no('budget spent', BUDGET_RECHECK_MS);
+  if (activity?.state !== 'idle') return no('not idle');
   return withLock(store.paths.cursor(member, member), async () => {
     // Checked again under the lock: a Stop hook may have handed the messages over meanwhile.
     if (target.exited() || (await readClaudeActivity(store.paths, member))?.state !== 'idle') return no('not idle');
     const unread = await store.mail.unread(member, member);
     if (unread.messages.length === 0) return no('nothing unread');
+    // A spent budget: the messages wait, unread (its tools would be refused anyway).
+    if (await claudeBudgetHold(store, member, null)) return no('budget spent', BUDGET_RECHECK_MS);
     // Typed into the operator's half-written prompt, a message would join it: wait for them.
     const gate = wakeGate(now(), target.lastTypedAt ?? 0, target.screenText?.() ?? null);
     if (!gate.now) return no(gate.why, gate.retryInMs);
@@ -144,6 +155,12 @@ export async function watchClaudeWake(store: TeamStore, members: readonly string
     w.on('error', () => w.close());
     watchers.push(w);
   }
+  // team.json: a budget raised by hand lets a stopped member go on at once.
+  const team = watch(store.dir, (_e, file) => {
+    if (file === 'team.json') void check();
+  });
+  team.on('error', () => team.close());
+  watchers.push(team);
   void check();
   return {
     dispose: () => {

@@ -288,6 +288,7 @@ export class Multiplexer {
     const spec: PaneSpec = { id, command: m.command, args: m.args, cwd: m.cwd, env: m.env, cols: 80, rows: 24 };
     const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, () => this.requestFrame(), (p) => this.dispatch({ kind: 'pane-exit', pane: p.name, exitText: p.exitText(), code: p.exit?.exitCode ?? null }), this.clock);
     pane.endsOnApproval = m.cli === 'claude';
+    pane.restartEnv = m.restartEnv ?? null;
     pane.speaksProtocol = m.speaksProtocol;
     this.live.set(id, pane);
     this.relayout();

@@ -5,9 +5,8 @@
  * this is the only place that draws; data callbacks only mark panes dirty. Owns no data: the frame
  * flags come from the runner and the panes' dirty marks are cleared here once drawn.
  */
-import { formatTokens, formatUsd } from '../agent/pricing.js';
 import { memberActivity, type Activity } from '../protocol/activity.js';
-import type { ClaudeActivity } from '../store/claude.js';
+import { claudeUsageLabel } from '../ui/claude-usage.js';
 import { keyRows } from '../mux/actions.js';
 import { badge, keyOf, readerSize, type MuxState, type PaneState } from '../mux/state.js';
 import { helpBox, statusRow, titleRow, type TitleInfo } from '../ui/chrome.js';
@@ -33,14 +32,6 @@ export interface FrameInput {
   full: boolean;
   /** Redraw titles and the sidebar (the team folder changed). */
   chrome: boolean;
-}
-
-/** A Claude Code member's state with its tokens and cost: "idle · 28.6k tok · $0.11". */
-function withUsage(state: string, a: ClaudeActivity | undefined): string {
-  const parts = [state];
-  if (a?.tokens) parts.push(`${formatTokens(a.tokens.input + a.tokens.output)} tok`);
-  if (a && a.costUsd !== null) parts.push(formatUsd(a.costUsd));
-  return parts.join(' · ');
 }
 
 /** Break text into lines of at most `width` columns at spaces. */
@@ -71,7 +62,7 @@ export function paneActivity(s: MuxState, p: PaneState, pane: Pane | undefined):
 function titleInfo(s: MuxState, p: PaneState, pane: Pane | undefined, i: number): TitleInfo {
   const a = paneActivity(s, p, pane);
   // A Claude Code member's title also carries its tokens and cost: "idle · 28.6k tok · $0.11".
-  const activity = { ...a, label: withUsage(a.label, s.snapshot.claude?.[p.id]) };
+  const activity = { ...a, label: claudeUsageLabel(a.label, s.snapshot.claude?.[p.id]) };
   return {
     index: p.number, name: p.id, role: p.title ?? p.role, activity, focused: i === s.focused, zoomed: s.zoomed === i,
     scrolled: p.scrollMode || (pane?.term.isScrolledBack ?? false), note: p.note,

@@ -44,6 +44,10 @@ export class Pane {
   startedAt: number;
   /** When the operator last typed or pasted into this pane (ms since the epoch; 0: never): a Claude wake waits for them. */
   lastTypedAt = 0;
+  /** Environment merged over the spec's for each process after the first (a fresh enrolment token). */
+  restartEnv: (() => Record<string, string>) | null = null;
+  /** A process was started or adopted here before. */
+  private hadProcess = false;
   // replies: a pty pane's emulator answers terminal queries (DA, DSR); under tmux, tmux already
   // does, so only reports the user causes (mouse, focus) are forwarded there
   private readonly answerQueries: boolean;
@@ -100,13 +104,15 @@ export class Pane {
     this.disposeProc();
     this.exit = null;
     this.life = 'starting';
-    const proc = await host.spawn({ ...this.spec, cols: this.term.cols, rows: this.term.rows });
+    const env = this.hadProcess && this.restartEnv ? { ...this.spec.env, ...this.restartEnv() } : this.spec.env;
+    const proc = await host.spawn({ ...this.spec, env, cols: this.term.cols, rows: this.term.rows });
     this.attach(proc);
   }
 
   /** Adopt a process that is already running (tmux attach). */
   attach(proc: PaneProcess): void {
     this.proc = proc;
+    this.hadProcess = true;
     this.startedAt = this.clock.now();
     this.life = 'running';
     if (proc.initialScreen) this.term.write(proc.initialScreen, () => this.markDirty());

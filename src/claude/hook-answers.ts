@@ -51,6 +51,11 @@ export function denyTool(reason: string): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
 }
 
+/** The UserPromptSubmit answer that refuses a prompt (Claude Code erases it and shows the reason). */
+export function blockPrompt(reason: string): string {
+  return JSON.stringify({ decision: 'block', reason });
+}
+
 /** The PermissionRequest answer for an allowed or denied request. */
 export function permissionDecision(allow: boolean, feedback: string): string {
   const decision = allow ? { behavior: 'allow' } : { behavior: 'deny', message: feedback ? `denied by the operator: ${feedback}` : 'denied by the operator' };

@@ -1,7 +1,8 @@
 /**
  * `teamux hook EVENT` at work: one Claude Code hook event applied to the team folder through the
  * store. Stop hands over unread messages (the cursor moves only once they are written out) or
- * reports the member idle; PreToolUse is the plan gate; PermissionRequest opens a `permission`
+ * reports the member idle; PreToolUse is the plan gate, and refuses every tool while a budget is
+ * spent (hook-budget.ts), when Stop hands nothing over either; PermissionRequest opens a `permission`
  * request and waits on a file watch for the operator's signed answer, stepping aside after the
  * timeout or when an answer does not verify;
  * the others keep the member's activity record (state, tokens, cost) current.
@@ -14,8 +15,9 @@ import { withLock } from '../store/lock.js';
 import { checkPermissionAnswer, OPERATOR } from '../protocol/trust.js';
 import type { TeamStore } from '../store/team.js';
 import { waitOnFolder } from '../store/watch.js';
-import { denyTool, keepGoing, permissionDecision, transcriptTokens, type HookInput } from './hook-answers.js';
+import { blockPrompt, denyTool, keepGoing, permissionDecision, transcriptTokens, type HookInput } from './hook-answers.js';
 import { nativeNeedsPermission, nativePermissionDecision } from './native-hooks.js';
+import { budgetRefusal, claudeBudgetHold, claudePrice, usesDemoModel } from './hook-budget.js';
 
 /** Where a hook writes its answer; `out` resolves once the text is flushed. */
 export interface HookIo {
@@ -50,10 +52,17 @@ export async function runHook(store: TeamStore, run: HookRun, io: HookIo): Promi
       await updateClaudeActivity(store.paths, run.member, { state: 'idle', sessionId: run.input.session_id ?? null, transcriptPath: run.input.transcript_path ?? null });
       await store.updateMember(run.member, { status: 'idle' });
       return 0;
-    case 'UserPromptSubmit':
+    case 'UserPromptSubmit': {
+      // A prompt typed while a budget is spent is refused before it reaches the model.
+      const held = await budgetOf(store, run);
+      if (held) {
+        await io.out(blockPrompt(`teamux: ${held}. Raise the budget (team.json or the layout) or wait for its window to move on.`));
+        return 0;
+      }
       await updateClaudeActivity(store.paths, run.member, { state: 'working' });
       if (me.value.status === 'idle') await store.updateMember(run.member, { status: 'working' });
       return 0;
+    }
     case 'Notification':
       if (run.input.notification_type === 'permission_prompt') await updateClaudeActivity(store.paths, run.member, { state: 'waiting for permission' });
       return 0;
@@ -70,6 +79,8 @@ export async function runHook(store: TeamStore, run: HookRun, io: HookIo): Promi
 /** Keep Claude going with unread messages, or report the member idle. */
 async function stop(store: TeamStore, run: HookRun, io: HookIo): Promise<number> {
   const { member } = run;
+  // A spent budget: the messages wait (the pane wake types them in once the budget allows it).
+  if (await budgetOf(store, run)) return goIdle(store, run);
   // The same lock the pane wake takes: a message is handed over once, by one of them.
   const handed = await withLock(store.paths.cursor(member, member), async () => {
     const unread = await store.mail.unread(member, member);
@@ -101,15 +112,36 @@ async function reportIdle(store: TeamStore, run: HookRun): Promise<void> {
 
 /** The bookkeeping of a Stop with nothing to deliver, after the fast path let Claude stop (detached). */
 async function stopIdle(store: TeamStore, run: HookRun): Promise<number> {
+  // The turn's usage into the usage log; a budget it spent shows and the lead is told.
+  await budgetOf(store, run);
+  return goIdle(store, run);
+}
+
+/** Record the member idle and report the end of its turn. */
+async function goIdle(store: TeamStore, run: HookRun): Promise<number> {
   // Idle under the cursor lock: a message that arrived meanwhile is then typed in by the pane wake.
   await withLock(store.paths.cursor(run.member, run.member), () => updateClaudeActivity(store.paths, run.member, { state: 'idle' }));
   await reportIdle(store, run);
   return 0;
 }
 
-/** Deny a mutating tool until the member's plan is approved (teamux's own gate, Claude's tool names). */
+/** Why a budget stops the member now (its usage brought up to date from the transcript first), or null. */
+function budgetOf(store: TeamStore, run: HookRun): Promise<string | null> {
+  const transcript = run.input.transcript_path;
+  return claudeBudgetHold(store, run.member, transcript ? { transcript, price: claudePrice(usesDemoModel(process.env)) } : null);
+}
+
+/**
+ * Deny every tool while a budget is spent (the hook is registered for all tools when a budget applies),
+ * and a mutating tool until the member's plan is approved (teamux's own gate, Claude's tool names).
+ */
 async function planGate(store: TeamStore, run: HookRun, io: HookIo): Promise<number> {
   const tool = run.input.tool_name ?? '';
+  const held = await budgetOf(store, run);
+  if (held) {
+    await io.out(denyTool(budgetRefusal(held)));
+    return 0;
+  }
   if (!CLAUDE_MUTATING_TOOLS.has(tool)) return 0;
   const me = await store.member(run.member);
   if (!me.ok) return 2;
@@ -186,7 +218,7 @@ async function statusLine(store: TeamStore, run: HookRun, io: HookIo): Promise<n
     ...(text ? { tokens: { input: t.input, output: t.output } } : {}),
     model: run.input.model?.id ?? t.model ?? null,
   });
-  const parts = [`teamux ${run.member}`, activity.state];
+  const parts = [`teamux ${run.member}`, activity.budget ? `${activity.state} (budget spent)` : activity.state];
   if (activity.tokens) parts.push(`${activity.tokens.input + activity.tokens.output} tokens`);
   if (activity.costUsd !== null) parts.push(`$${activity.costUsd.toFixed(2)}`);
   await io.out(parts.join(' · '));

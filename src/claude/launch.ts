@@ -1,6 +1,6 @@
 /**
  * How teamux runs Claude Code in a member's pane, as pure functions of the member and the team: the
- * per-member settings file (teamux's hooks, `permissions.allow: ["mcp__teamux"]`, the statusLine),
+ * per-member settings file (teamux's hooks, PreToolUse for every tool when a budget applies, `permissions.allow: ["mcp__teamux"]`, the statusLine),
  * the MCP config naming the `teamux` server, the argv (`--settings`, `--mcp-config`,
  * `--append-system-prompt`, model and permission mode) and the environment. Nothing here touches
  * the disk; src/store/claude.ts writes the two files into the team folder, never into the user's
@@ -22,6 +22,8 @@ export const STATUS_LINE = 'StatusLine';
 
 /** The tools the plan gate's PreToolUse hook is registered for (the hook itself checks again). */
 export const GATED_TOOL_MATCHER = 'Bash|Write|Edit|MultiEdit|NotebookEdit';
+/** Every tool: the PreToolUse matcher of a member a budget applies to. */
+export const ALL_TOOLS_MATCHER = '*';
 
 /** What the files and argv are built from. */
 export interface ClaudeMemberContext {
@@ -38,6 +40,8 @@ export interface ClaudeMemberContext {
    * member from the pane's $TEAMUX_MEMBER (teamux sets it per pane) instead of a fixed `--as`.
    */
   nativeTeams?: boolean;
+  /** A budget applies to the member (its own or the team's): PreToolUse then sees every tool, to refuse them all once it is spent. */
+  budgeted?: boolean;
 }
 
 /** The Stop hook's own one-file CommonJS entry beside the teamux launcher (every idle turn runs it). */
@@ -65,7 +69,7 @@ export function claudeSettings(ctx: ClaudeMemberContext): Record<string, unknown
   const hooks: Record<string, unknown[]> = {};
   for (const event of HOOK_EVENTS) {
     // A native lead's teammates ask for permission from PreToolUse (see native-hooks.ts): it waits as long.
-    if (event === 'PreToolUse') hooks[event] = [{ matcher: GATED_TOOL_MATCHER, hooks: [ctx.nativeTeams ? hook(event, Math.ceil(ctx.permissionTimeout) + 30) : hook(event)] }];
+    if (event === 'PreToolUse') hooks[event] = [{ matcher: ctx.budgeted ? ALL_TOOLS_MATCHER : GATED_TOOL_MATCHER, hooks: [ctx.nativeTeams ? hook(event, Math.ceil(ctx.permissionTimeout) + 30) : hook(event)] }];
     // The hook waits up to permission_timeout itself and then steps aside; Claude's own limit is later.
     else if (event === 'PermissionRequest') hooks[event] = [{ matcher: '*', hooks: [hook(event, Math.ceil(ctx.permissionTimeout) + 30)] }];
     else hooks[event] = [{ hooks: [hook(event)] }];

@@ -70,7 +70,7 @@ export const attachVerb: Verb = {
       const { host, procs } = await attachTmux(team, layout.root, dir, ctx.env);
       const demoUrl = existsSync(path.join(dir, 'demo-url'));
       await learnOuterTerminal({ input: process.stdin, output: process.stdout }, layout.theme);
-      const mux = muxFor({ layout, layoutFile: cfg.layoutFile, keys, store, host, teamDir: dir, extraEnv: { ...trust.env }, demo: demoUrl && !ctx.env.ANTHROPIC_API_KEY, adopt: procs, memberEnv: trust.memberEnv });
+      const mux = muxFor({ layout, layoutFile: cfg.layoutFile, keys, store, host, teamDir: dir, extraEnv: { ...trust.env }, demo: demoUrl && !ctx.env.ANTHROPIC_API_KEY, adopt: procs, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv });
       const code = await mux.run();
       await sayWhyDetached(ctx, store);
       return code;

@@ -31,7 +31,7 @@ function rosterOf(layout: NormalizedLayout): TeamConfig {
 }
 
 function contextOf(m: NormalizedMember, layout: NormalizedLayout, teamDir: string, teamuxBin: string): ClaudeMemberContext {
-  return { member: m.name, teamDir, teamuxBin, node: process.execPath, permissionTimeout: layout.permissionTimeout, nativeTeams: isNativeLead(m) };
+  return { member: m.name, teamDir, teamuxBin, node: process.execPath, permissionTimeout: layout.permissionTimeout, nativeTeams: isNativeLead(m), budgeted: Boolean(m.budget || layout.budget) };
 }
 
 /** True for a Claude Code lead whose own agent teams open as teamux panes. */

@@ -114,12 +114,18 @@ export interface MuxSetup {
   adopt?: PaneProcess[];
   /** Variables for one member only (the lead's one-time enrolment token). */
   memberEnv?: Record<string, Record<string, string>>;
+  /** Per member, the environment each restart of its process adds (the lead's fresh enrolment token). */
+  restartEnv?: Record<string, () => Record<string, string>>;
 }
 
 /** Build the multiplexer for a team. */
 export function muxFor(s: MuxSetup): Multiplexer {
   const { layout, store, teamDir, extraEnv } = s;
-  let members = [layout.lead, ...layout.teammates].map((m) => launchOf(m, layout, teamDir, { ...extraEnv, ...s.memberEnv?.[m.name] }));
+  let members = [layout.lead, ...layout.teammates].map((m) => {
+    const launch = launchOf(m, layout, teamDir, { ...extraEnv, ...s.memberEnv?.[m.name] });
+    const again = s.restartEnv?.[m.name];
+    return again ? { ...launch, restartEnv: again } : launch;
+  });
   // Attaching: only members still in the session come back (a handshake closed the others' panes).
   if (s.adopt) members = members.filter((m) => s.adopt!.some((p) => p.id === m.name));
   return new Multiplexer({
@@ -153,14 +159,20 @@ export function requireTty(verb: string): void {
  * member gets in env, and which signs the operator's plan decisions through the store. A lead (agent
  * or Claude Code) that approves plans gets a one-time enrolment token in its env only. Dispose it when the screen ends.
  */
-export async function trustFor(store: TeamStore, layout: NormalizedLayout, run: string): Promise<{ authority: TrustAuthority; env: Record<string, string>; memberEnv: Record<string, Record<string, string>> }> {
+export async function trustFor(store: TeamStore, layout: NormalizedLayout, run: string): Promise<{ authority: TrustAuthority; env: Record<string, string>; memberEnv: Record<string, Record<string, string>>; restartEnv: Record<string, () => Record<string, string>> }> {
   const authority = new TrustAuthority(store.paths, layout.name, run, store.log);
   store.decisionSigner = authority.signer();
   await authority.serve();
   const memberEnv: Record<string, Record<string, string>> = {};
+  const restartEnv: Record<string, () => Record<string, string>> = {};
   // A Claude Code lead's env reaches the `teamux mcp` server it starts, which enrols (src/mcp/trust.ts).
-  if (layout.planApprover === 'lead' && (layout.lead.agent || layout.lead.claude)) memberEnv[layout.lead.name] = { TEAMUX_ENROL_TOKEN: authority.issueToken(layout.lead.name) };
-  return { authority, env: { TEAMUX_TRUST_KEY: authority.publicKey, TEAMUX_RUN: run }, memberEnv };
+  if (layout.planApprover === 'lead' && (layout.lead.agent || layout.lead.claude)) {
+    const lead = layout.lead.name;
+    memberEnv[lead] = { TEAMUX_ENROL_TOKEN: authority.issueToken(lead) };
+    // A lead restarted by the screen (C-a R) enrols again with a token of its own; the old one is void.
+    restartEnv[lead] = () => ({ TEAMUX_ENROL_TOKEN: authority.issueToken(lead) });
+  }
+  return { authority, env: { TEAMUX_TRUST_KEY: authority.publicKey, TEAMUX_RUN: run }, memberEnv, restartEnv };
 }
 
 /** Open the team folder for the multiplexer, refusing if another teamux already owns it. */
@@ -228,7 +240,7 @@ export const startVerb: Verb = {
       await kickoffClaudeLead(store, layout);
       await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
       await learnOuterTerminal({ input: process.stdin, output: process.stdout }, layout.theme);
-      const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv });
+      const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv });
       const code = await mux.run();
       await sayWhyDetached(ctx, store);
       return code;

@@ -26,6 +26,7 @@ export const verbs: VerbEntry[] = [
   { name: 'request', summary: 'list, approve or reject plan and shutdown requests; open a shutdown request', load: async () => (await import('./request.js')).requestVerb },
   { name: 'plan', summary: 'submit a plan for approval, or show where the plan gate stands', load: async () => (await import('./request.js')).planVerb },
   { name: 'archive', summary: 'move a finished team to .teamux/archive/<team>-<time>/', load: async () => (await import('./archive.js')).archiveVerb },
+  { name: 'pipeline', summary: "a staged pipeline: where it stands (stages, stories, verdicts), and the lead's retry of blocked stories", load: async () => (await import('./pipeline.js')).pipelineVerb },
   { name: 'report', summary: 'what the team did: tasks done and blocked, verdicts, parallelism, durations, tokens and cost per member', load: async () => (await import('./report.js')).reportVerb },
   { name: 'team', summary: 'show the team: members, kinds, roles and live status', load: async () => (await import('./team.js')).teamVerb },
   { name: 'mcp', summary: 'serve the team protocol as MCP tools over stdio for one member (Claude Code, Codex, Gemini CLI)', load: async () => (await import('./mcp.js')).mcpVerb },

@@ -27,6 +27,8 @@ export interface MemberLaunch {
   env: Record<string, string>;
   /** Set for a Claude Code member: messages wake it through its pane, and it is ended after approving a shutdown. */
   cli?: 'claude';
+  /** Merged over `env` each time the process is started again (the lead's fresh one-time enrolment token). */
+  restartEnv?: () => Record<string, string>;
 }
 
 /** A pane's process as the screen knows it. */

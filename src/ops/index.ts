@@ -9,6 +9,7 @@ import { toolPermitted } from './invoke.js';
 import { assignTask, broadcast, readInbox, sendMessage } from './messages.js';
 import type { AnyOp } from './op.js';
 import { approvePlan, planStatusOp, rejectPlan, requestShutdown, respondShutdown, submitPlan } from './requests.js';
+import { retryStory } from './pipeline.js';
 import { spawnTeammate } from './spawn.js';
 import { createTask, taskClaim, taskComplete, taskGet, taskList, taskRelease, taskUpdate } from './tasks.js';
 import { deleteTask, editTask, reassignTask, reopenTask, taskFail } from './tasks-machine.js';
@@ -18,7 +19,7 @@ export const ALL_OPS: readonly AnyOp[] = [
   taskList, taskGet, taskClaim, taskUpdate, taskComplete, taskRelease, taskFail,
   sendMessage, readInbox, submitPlan, planStatusOp, respondShutdown,
   createTask, assignTask, broadcast, approvePlan, rejectPlan, requestShutdown, spawnTeammate,
-  reopenTask, reassignTask, editTask, deleteTask,
+  reopenTask, reassignTask, editTask, deleteTask, retryStory,
 ];
 
 const BY_NAME = new Map(ALL_OPS.map((o) => [o.name, o]));

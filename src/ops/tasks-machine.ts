@@ -20,11 +20,11 @@ export const taskFail = defineOp({
 
 export const reopenTask = defineOp({
   name: 'reopen_task',
-  description: 'Reopen a completed or blocked task: it goes back to pending with no owner, ready to be claimed again (its attempts keep the history).',
+  description: 'Reopen a completed or blocked task: it goes back to pending with no owner, ready to be claimed again (its attempts keep the history). In a pipeline, a story task blocked by failed attempts is retried (see retry_story).',
   leadOnly: true,
   input: z.strictObject({ id: TaskIdInput, reason: z.string().optional().describe('why it needs more work') }),
   summary: (i) => `#${i.id}${i.reason ? `: ${oneLine(i.reason, 50)}` : ''}`,
-  run: (i, ctx) => ctx.store.tasks.reopen(i.id, ctx.me?.name ?? null, i.reason ?? null),
+  run: (i, ctx) => ctx.store.reopen(ctx.me?.name ?? null, i.id, i.reason ?? null),
   text: (t) => `reopened task ${t.id}: ${t.subject}`,
 });
 

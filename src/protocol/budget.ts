@@ -68,6 +68,8 @@ export interface BudgetState {
   exhausted: boolean;
   /** One line: "1.2M of 1M tokens, $0.40 of $5 in 24h". */
   text: string;
+  /** The same, short for a narrow column: "1.2M/1.0M tok $0.40/$5.00 24h". */
+  short: string;
 }
 
 /** Check spend against a budget. */
@@ -77,11 +79,47 @@ export function budgetState(b: Budget, spent: Spent): BudgetState {
   const parts: string[] = [];
   if (b.tokens !== null) parts.push(`${compact(spent.tokens)} of ${compact(b.tokens)} tokens`);
   if (b.usd !== null) parts.push(`$${spent.usd.toFixed(2)} of $${b.usd.toFixed(2)}`);
-  return { spent, fraction, exhausted: fraction >= 1, text: `${parts.join(', ')} in ${windowText(b.windowS)}` };
+  const short: string[] = [];
+  if (b.tokens !== null) short.push(`${compact(spent.tokens)}/${compact(b.tokens)} tok`);
+  if (b.usd !== null) short.push(`$${spent.usd.toFixed(2)}/$${b.usd.toFixed(2)}`);
+  const window = windowText(b.windowS);
+  return { spent, fraction, exhausted: fraction >= 1, text: `${parts.join(', ')} in ${window}`, short: `${short.join(' ')} ${window}` };
 }
 
 function compact(n: number): string {
   if (n < 1000) return String(n);
   if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
   return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/** Where the team's budgets stand, for the sidebar: the team's, and each member's that has one. */
+export interface BudgetSummary {
+  /** The team's budget against every member's spend; null when the team has none. */
+  team: BudgetState | null;
+  /** Members with a budget of their own, in roster order. */
+  members: Array<{ name: string; state: BudgetState }>;
+  /** When spend next drops because a record leaves its window (ms since the epoch); null: never. */
+  nextChangeAt: number | null;
+}
+
+/**
+ * The budget picture at `now` from each member's usage records (any order). `nextChangeAt` lets a
+ * watcher refresh the picture when the oldest counted call leaves a window, without polling.
+ */
+export function budgetSummary(team: Budget | null, members: ReadonlyArray<{ name: string; budget?: Budget | null | undefined }>, usage: (member: string) => readonly UsageLike[], now: number): BudgetSummary {
+  let nextChangeAt: number | null = null;
+  const state = (b: Budget, records: readonly UsageLike[]): BudgetState => {
+    const since = now - b.windowS * 1000;
+    for (const r of records) {
+      const t = Date.parse(r.time);
+      const leaves = t + b.windowS * 1000 + 1;
+      if (t >= since && (nextChangeAt === null || leaves < nextChangeAt)) nextChangeAt = leaves;
+    }
+    return budgetState(b, spentSince(records, since));
+  };
+  const out: BudgetSummary = { team: null, members: [], nextChangeAt: null };
+  if (team) out.team = state(team, members.flatMap((m) => usage(m.name)));
+  for (const m of members) if (m.budget) out.members.push({ name: m.name, state: state(m.budget, usage(m.name)) });
+  out.nextChangeAt = nextChangeAt;
+  return out;
 }

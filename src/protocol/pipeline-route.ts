@@ -8,7 +8,7 @@
  */
 import {
   checkStories, CriteriaInput, findCycle, MAX_FAILED_ATTEMPTS, verdictPasses, waves,
-  type CompletionFields, type PipelineSettings, type PipelineState, type PipelineTaskLike, type PipelineTaskSpec, type Stage, type Story, type TaskPipeline, type Verdict,
+  type CompletionFields, type Finding, type PipelineSettings, type PipelineState, type PipelineTaskLike, type PipelineTaskSpec, type Stage, type Story, type TaskPipeline, type Verdict,
 } from './pipeline.js';
 
 /** A stage transition, for its handoff document and events. */
@@ -90,20 +90,16 @@ export function route(settings: PipelineSettings, state: PipelineState, done: Co
         const report: PipelineTaskSpec = { key: 'report', stage: 'report', story: null, round: next.fixRound, subject: 'Report: the pipeline’s final report', description: 'Summarise what was built, the verdicts and what remains; complete this task to write the final report.', blockedByKeys: [] };
         return { state: next, create: [report], warnings: [], transition: { from: 'verify', to: 'report', producer: done.owner, verdict, decisions: [`${verdict}: the work goes on to the report`], rejected: [], risks, outputs: ['report'] } };
       }
-      if (next.fixRound >= settings.maxFixRounds) {
-        next = { ...next, status: 'BLOCKED_AFTER_VERIFY', stoppedReason: `${verdict} after ${next.fixRound} fix rounds (max_fix_rounds ${settings.maxFixRounds})` };
-        return { state: next, create: [], warnings: [], transition: { from: 'verify', to: 'BLOCKED_AFTER_VERIFY', producer: done.owner, verdict, decisions: [`${verdict} with the fix rounds spent (${next.fixRound}/${settings.maxFixRounds}): the pipeline ends BLOCKED_AFTER_VERIFY`], rejected: ['another fix round: the bound is reached'], risks, outputs: [] } };
+      // The bound counts the rounds since the lead's last retry (fixBase), which starts it again.
+      const spent = next.fixRound - next.fixBase;
+      if (spent >= settings.maxFixRounds) {
+        next = { ...next, status: 'BLOCKED_AFTER_VERIFY', stoppedReason: `${verdict} after ${spent} fix rounds (max_fix_rounds ${settings.maxFixRounds}); the lead may grant more with \`teamux pipeline retry\`` };
+        return { state: next, create: [], warnings: [], transition: { from: 'verify', to: 'BLOCKED_AFTER_VERIFY', producer: done.owner, verdict, decisions: [`${verdict} with the fix rounds spent (${spent}/${settings.maxFixRounds}): the pipeline ends BLOCKED_AFTER_VERIFY`], rejected: ['another fix round: the bound is reached'], risks, outputs: [] } };
       }
       const round = next.fixRound + 1;
-      const named = new Set(findings.flatMap((f) => (f.story ? [f.story] : [])));
-      const everyone = findings.length === 0 || findings.some((f) => f.story === undefined);
-      const affected = next.stories.filter((s) => s.status === 'done' && (everyone || named.has(s.id)));
+      const affected = affectedBy(findings, next.stories);
       next = { ...next, stage: 'fix', fixRound: round };
-      const fixes = affected.map((s): PipelineTaskSpec => ({
-        key: `fix-r${round}-${s.id}`, stage: 'fix', story: s.id, round, subject: `Fix ${s.id} (round ${round}): ${s.subject}`,
-        description: [`${verdict} in round ${round - 1}. Findings:`, ...findings.filter((f) => f.story === undefined || f.story === s.id).map((f) => `- ${f.severity}: ${f.text}`), `Criteria: ${s.criteria.join('; ')}`].join('\n'),
-        blockedByKeys: [],
-      }));
+      const fixes = affected.map((s) => fixTask(s, round, [`${verdict} in round ${round - 1}. Findings:`, ...findings.filter((f) => f.story === undefined || f.story === s.id).map((f) => `- ${f.severity}: ${f.text}`)], []));
       const verify = verifyTask(round, fixes.map((f) => f.key), next.stories);
       return { state: next, create: [...fixes, verify], warnings: [], transition: { from: 'verify', to: 'fix', producer: done.owner, verdict, decisions: [`${verdict}: fix round ${round} of ${settings.maxFixRounds} for ${affected.map((s) => s.id).join(', ') || 'no story'}`], rejected: ['approving as it is: the verifier found the work short of its criteria'], risks, outputs: [...fixes.map((f) => f.key), verify.key] } };
     }
@@ -112,6 +108,13 @@ export function route(settings: PipelineSettings, state: PipelineState, done: Co
       return { state: next, create: [], warnings: [], transition: { from: 'report', to: 'done', producer: done.owner, verdict: null, decisions: [done.result ?? 'report written'], rejected: [], risks: [], outputs: [] } };
     }
   }
+}
+
+/** The finished stories a verdict's findings send to a fix round: those named, or all when a finding names none (or there are none). */
+export function affectedBy(findings: readonly Finding[], stories: readonly Story[]): Story[] {
+  const named = new Set(findings.flatMap((f) => (f.story ? [f.story] : [])));
+  const everyone = findings.length === 0 || findings.some((f) => f.story === undefined);
+  return stories.filter((s) => s.status === 'done' && (everyone || named.has(s.id)));
 }
 
 /** After an exec or fix task (or a story blocked): when every story of the stage is settled, go to verify. */
@@ -143,7 +146,17 @@ function execTask(s: Story): PipelineTaskSpec {
   };
 }
 
-function verifyTask(round: number, after: string[], stories: readonly Story[]): PipelineTaskSpec {
+/** The fix task of story `s` in round `round`, its description opening with `why`. */
+export function fixTask(s: Story, round: number, why: string[], blockedByKeys: string[]): PipelineTaskSpec {
+  return {
+    key: `fix-r${round}-${s.id}`, stage: 'fix', story: s.id, round, subject: `Fix ${s.id} (round ${round}): ${s.subject}`,
+    description: [...why, `Criteria: ${s.criteria.join('; ')}`].join('\n'),
+    blockedByKeys,
+  };
+}
+
+/** The verify task of round `round`, waiting for the tasks keyed `after`. */
+export function verifyTask(round: number, after: string[], stories: readonly Story[]): PipelineTaskSpec {
   const done = stories.filter((s) => s.status === 'done');
   return {
     key: `verify-r${round}`, stage: 'verify', story: null, round, subject: round === 0 ? 'Verify the stories' : `Verify again after fix round ${round}`,

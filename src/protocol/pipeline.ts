@@ -90,6 +90,8 @@ export const PipelineState = z.object({
   stage: StageSchema,
   /** Verify → fix rounds so far. */
   fixRound: z.number().int().min(0),
+  /** Rounds spent before the lead's last retry: the bound max_fix_rounds counts from here. */
+  fixBase: z.number().int().min(0).default(0),
   stories: z.array(Story),
   verdicts: z.array(VerdictRecord),
   /** Completed pipeline tasks whose routing has been applied (a crash in between is replayed). */
@@ -127,7 +129,7 @@ export interface CompletionFields {
 
 /** The first state of a pipeline. */
 export function initialState(now: string): PipelineState {
-  return { version: 1, status: 'running', stage: 'plan', fixRound: 0, stories: [], verdicts: [], routed: [], stoppedReason: null, cycle: null, warnings: [], handoffs: [], updatedAt: now };
+  return { version: 1, status: 'running', stage: 'plan', fixRound: 0, fixBase: 0, stories: [], verdicts: [], routed: [], stoppedReason: null, cycle: null, warnings: [], handoffs: [], updatedAt: now };
 }
 
 /** The plan task every pipeline starts with. */
@@ -271,7 +273,8 @@ export function checkPipelineUpdate(task: { id: string; status: Task['status']; 
 /** Reopening or deleting a pipeline task would undo its routing or leave its stage's gate waiting forever: refused. */
 export function checkPipelineTransition(task: { id: string; pipeline?: TaskPipeline | undefined } | undefined, kind: 'reopen' | 'delete'): Outcome<void> {
   if (!task?.pipeline) return accept(undefined);
-  return refuse('invalid_input', `task ${task.id} is a ${task.pipeline.stage} task of the pipeline; the pipeline ${kind === 'reopen' ? 'reopens work through verify verdicts (fix rounds)' : 'keeps its tasks until it ends'}, so it cannot be ${kind === 'reopen' ? 'reopened' : 'deleted'} by hand`);
+  if (kind === 'reopen') return refuse('illegal_transition', `task ${task.id} is a ${task.pipeline.stage} task of the pipeline, which reopens work through verify verdicts (fix rounds); only a story task blocked by its failed attempts is reopened by hand, and a story the pipeline ended on is retried with \`teamux pipeline retry STORY\` (the retry_story tool)`);
+  return refuse('invalid_input', `task ${task.id} is a ${task.pipeline.stage} task of the pipeline; the pipeline keeps its tasks until it ends, so it cannot be deleted by hand`);
 }
 
 /** The completion fields a pipeline task recorded (verdict, findings, stories, criteria). */
@@ -321,6 +324,7 @@ export interface PipelineSummary {
   stage: Stage;
   wave: number;
   waves: number;
+  /** Fix rounds spent of the current bound (since the lead's last retry). */
   fixRound: number;
   maxFixRounds: number;
   verifier: string | null;
@@ -330,7 +334,7 @@ export interface PipelineSummary {
 export function pipelineSummary(settings: PipelineSettings, state: PipelineState, board: readonly PipelineTaskLike[]): PipelineSummary {
   return {
     status: state.status, stage: state.stage, wave: currentWave(state), waves: Math.max(0, ...state.stories.map((s) => s.wave)),
-    fixRound: state.fixRound, maxFixRounds: settings.maxFixRounds, verifier: currentVerifier(board),
+    fixRound: state.fixRound - state.fixBase, maxFixRounds: settings.maxFixRounds, verifier: currentVerifier(board),
   };
 }
 

@@ -39,6 +39,41 @@ export function wouldCycle(index: TaskIndex, task: string, blocker: string): boo
   return false;
 }
 
+/** The one refusal for a task that is missing or unreadable, whatever the verb (exit 3, reason not_found). */
+export function missingTask(id: string, unreadable?: string): Outcome<never> {
+  return refuse('not_found', unreadable !== undefined ? `task ${id} cannot be read: ${unreadable}` : `task ${id} does not exist`);
+}
+
+/**
+ * What "id is blocked by blocker" asks of the board: one of the two is missing, the answer is already
+ * settled (the edge exists, or it would close a cycle), or the two tasks are to be linked.
+ */
+export type DependencyStep =
+  | { step: 'missing'; id: string }
+  | { step: 'settled'; outcome: Outcome<Task> }
+  | { step: 'link'; task: Task; blocker: Task };
+
+/** The checks before adding a dependency, the same on every backend. */
+export function checkDependency(index: TaskIndex, id: string, blocker: string): DependencyStep {
+  const task = index.get(id);
+  const up = index.get(blocker);
+  if (!task) return { step: 'missing', id };
+  if (!up) return { step: 'missing', id: blocker };
+  if (task.blockedBy.includes(blocker)) return { step: 'settled', outcome: accept(task) };
+  if (wouldCycle(index, id, blocker)) return { step: 'settled', outcome: refuse('cycle', `task ${id} blocked by ${blocker} would make a dependency cycle`) };
+  return { step: 'link', task, blocker: up };
+}
+
+/** `task` with `blocker` added to its blockedBy (write this side first: a crash leaves it blocked, never wrongly ready). */
+export function withBlocker(task: Task, blocker: string, now: string): Task {
+  return { ...task, blockedBy: [...new Set([...task.blockedBy, blocker])].sort(byId), revision: task.revision + 1, updatedAt: now };
+}
+
+/** `up` with `id` added to the tasks it blocks. */
+export function withBlocked(up: Task, id: string, now: string): Task {
+  return { ...up, blocks: [...new Set([...up.blocks, id])].sort(byId), revision: up.revision + 1, updatedAt: now };
+}
+
 /** Check whether `by` may claim `task` now. */
 export function checkClaim(task: Task | undefined, index: TaskIndex, id: string): Outcome<Task> {
   if (!task) return refuse('not_found', `task ${id} does not exist`);

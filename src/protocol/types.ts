@@ -197,6 +197,7 @@ export const EVENT_TYPES = [
   'pipeline_stage',
   'pipeline_warning',
   'pipeline_blocked',
+  'pipeline_retry',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -2,7 +2,7 @@
  * A Claude Code member's files in the team folder: the generated settings and MCP config it is
  * launched with (under `claude/<member>/`, with a demo HOME when the offline model is used), and its
  * activity record `claude/<member>.activity.json` (working / idle / waiting for permission, tokens
- * and cost) that its hooks write and the pane title and roster read.
+ * and cost, a spent budget) that its hooks write and the pane title and roster read.
  */
 import * as path from 'node:path';
 import { z } from 'zod';
@@ -52,6 +52,8 @@ export const ClaudeActivity = z.object({
   /** Input (with cache) and output tokens, summed from its transcript's usage records. */
   tokens: z.object({ input: z.number(), output: z.number() }).nullable().default(null),
   model: z.string().nullable().default(null),
+  /** Why its budget (or the team's) stops it, in one line; null: it may work. */
+  budget: z.string().nullable().default(null),
 });
 export type ClaudeActivity = z.infer<typeof ClaudeActivity>;
 
@@ -75,5 +77,17 @@ export async function updateClaudeActivity(paths: TeamPaths, member: string, pat
     const next: ClaudeActivity = ClaudeActivity.parse({ state: 'starting', ...old, ...patch, at: new Date().toISOString() });
     await writeJson(file, next);
     return next;
+  });
+}
+
+/** Set why a budget stops the member (null: it may work); returns what was recorded before, under the record's lock. */
+export async function swapClaudeBudget(paths: TeamPaths, member: string, held: string | null): Promise<string | null> {
+  await ensureDir(paths.claude);
+  const file = paths.claudeActivity(member);
+  return withLock(file, async () => {
+    const old = await readClaudeActivity(paths, member);
+    const before = old?.budget ?? null;
+    if (before !== held) await writeJson(file, ClaudeActivity.parse({ state: 'starting', ...old, budget: held, at: new Date().toISOString() }));
+    return before;
   });
 }

@@ -10,7 +10,7 @@
  * rename onto a link is refused. The team folder itself is resolved (realpath) when a store opens it.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, lstatSync, openSync, promises as fsp, readFileSync, constants as fsc, writeSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, promises as fsp, readFileSync, constants as fsc, writeSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { pidAlive, processStartTime } from './liveness.js';
 import { redact } from './redact.js';
@@ -30,28 +30,28 @@ export class UnsafePathError extends Error {
 
 /** Throw UnsafePathError unless `dir` is a real folder (not a link); a missing folder is fine. */
 export function checkFolderSync(dir: string): void {
-  let st;
-  try {
-    st = lstatSync(dir);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw err;
-  }
+  const st = lstatOrNull(dir);
+  if (!st) return;
   if (st.isSymbolicLink()) throw new UnsafePathError(dir, 'is a symbolic link');
   if (!st.isDirectory()) throw new UnsafePathError(dir, 'is not a folder');
 }
 
 /** Throw UnsafePathError if `file` exists as a symbolic link (or another non-regular file). */
 export function checkFileSync(file: string): void {
-  let st;
-  try {
-    st = lstatSync(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw err;
-  }
+  const st = lstatOrNull(file);
+  if (!st) return;
   if (st.isSymbolicLink()) throw new UnsafePathError(file, 'is a symbolic link');
   if (!st.isFile()) throw new UnsafePathError(file, 'is not a regular file');
+}
+
+/** lstat without following a link; null when nothing is there. */
+function lstatOrNull(where: string): Stats | null {
+  try {
+    return lstatSync(where);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
 }
 
 /** Turn the ELOOP of an O_NOFOLLOW open (or the ENXIO of a non-blocking FIFO open) into UnsafePathError. */

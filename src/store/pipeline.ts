@@ -14,6 +14,7 @@ import {
   checkCompletion, checkPipelineClaim, fieldsOf, initialState, PipelineSettings, PipelineState, planTask, MAX_FAILED_ATTEMPTS, pipelineSummary, route, stageConsumers, storyAttemptFailed,
   type CompletionFields, type PipelineSummary, type PipelineTaskSpec, type Routing, type TaskPipeline,
 } from '../protocol/pipeline.js';
+import { retryStories, type RetryPlan } from '../protocol/pipeline-retry.js';
 import { byId, isReady } from '../protocol/tasks.js';
 import { accept, refuse, type Outcome, type Task } from '../protocol/types.js';
 import type { EventLog } from './events.js';
@@ -154,6 +155,48 @@ export class PipelineStore {
       }
       return reassign();
     });
+  }
+
+  /**
+   * The lead's retry of blocked stories (all retryable ones when `stories` is empty), under the
+   * pipeline lock: blocked story tasks reopened, a fix round created when the pipeline had ended,
+   * dependents pending again, a `pipeline_retry` event, and a handoff when the pipeline runs again.
+   */
+  async retry(by: string, stories: readonly string[], why: string | null): Promise<Outcome<RetryPlan & { dispatched: Dispatched[] }>> {
+    if (!this.active()) return refuse('not_found', 'this team is not a pipeline (its layout has no pipeline: section)');
+    return this.locked(async () => {
+      await this.recover();
+      const view = await this.load();
+      if (!view.ok) return view;
+      const board = await this.tasks.snapshot();
+      const plan = retryStories(view.value.settings, view.value.state, stories, board.tasks, by, why, new Date().toISOString());
+      if (!plan.ok) return plan;
+      // Tasks first: a crash before the state is written leaves a story pending whose task is open, never the reverse.
+      for (const id of plan.value.reopen) {
+        const r = await this.tasks.reopen(id, by, `retry${why ? `: ${why}` : ''}`, true);
+        if (!r.ok) return r;
+      }
+      const dispatched = await this.apply(view.value, { state: plan.value.state, create: plan.value.create, transition: plan.value.transition, warnings: [] }, null, board.tasks);
+      const after = await this.tasks.snapshot();
+      const byKey = new Map(after.tasks.flatMap((t) => (t.pipeline ? [[t.pipeline.key, t.id] as const] : [])));
+      for (const [waiter, blocker] of plan.value.waits) {
+        const w = byKey.get(waiter);
+        const b = byKey.get(blocker);
+        if (w && b) await this.tasks.addDependency(w, b);
+      }
+      await this.events.record('pipeline_retry', {
+        stories: plan.value.retried, unblocked: plan.value.unblocked, reopened: plan.value.reopen, dispatched: dispatched.map((d) => d.id), why,
+        stage: plan.value.state.stage, fixRound: plan.value.state.fixRound, producer: by, consumer: stageConsumers(view.value.settings, plan.value.state.stage), status: 'retried', verdict: null,
+      });
+      return accept({ ...plan.value, dispatched });
+    });
+  }
+
+  /** The id of the story a blocked exec or fix task works on, or null for any other task. */
+  async storyOfBlockedTask(id: string): Promise<string | null> {
+    if (!this.active()) return null;
+    const t = await this.tasks.get(id);
+    return t.ok && t.value.status === 'blocked' && t.value.pipeline?.story && (t.value.pipeline.stage === 'exec' || t.value.pipeline.stage === 'fix') ? t.value.pipeline.story : null;
   }
 
   /** The sidebar's pipeline line data, or null for a team that is not a pipeline (or whose files do not read). */

@@ -6,10 +6,11 @@
  */
 import { DEFAULT_MAX_FAILURES, type TaskEdit } from '../protocol/task-machine.js';
 import {
-  applyUpdate, byId, checkClaim, claimed, completed, deletedTask, editedTask, failedBy, isReady, newlyReady, reassignedTask, released, reopenedTask,
-  wouldCycle, type TaskIndex, type TaskPatch,
+  applyUpdate, byId, checkClaim, checkDependency, missingTask, withBlocked, withBlocker, claimed, completed, deletedTask, editedTask, failedBy, isReady, newlyReady, reassignedTask, released, reopenedTask,
+  type TaskIndex, type TaskPatch,
 } from '../protocol/tasks.js';
 import { checkPipelineTransition, checkPipelineUpdate } from '../protocol/pipeline.js';
+import { noReadyTask, type GuardRefusal } from '../protocol/claim-summary.js';
 import type { TaskPipeline } from '../protocol/pipeline-fields.js';
 import { accept, refuse, Task, TASK_VERSION, type EventType, type Outcome, type ProcessRef } from '../protocol/types.js';
 import type { EventLog } from './events.js';
@@ -152,17 +153,14 @@ export class TaskBoard implements TaskStore {
     return this.noted([id, blocker], this.boardLocked(() => this.taskLocked([id, blocker], async () => {
       // The graph only changes under the board lock, so this snapshot's edges are current.
       const board = await this.snapshot();
-      const task = board.index.get(id);
-      const up = board.index.get(blocker);
-      if (!task) return notFound(id, (await this.readTask(id)).problem);
-      if (!up) return notFound(blocker, (await this.readTask(blocker)).problem);
-      if (task.blockedBy.includes(blocker)) return accept(task);
-      if (wouldCycle(board.index, id, blocker)) return refuse<Task>('cycle', `task ${id} blocked by ${blocker} would make a dependency cycle`);
+      const check = checkDependency(board.index, id, blocker);
+      if (check.step === 'missing') return notFound(check.id, (await this.readTask(check.id)).problem);
+      if (check.step === 'settled') return check.outcome;
       const now = new Date().toISOString();
-      const next = { ...task, blockedBy: [...task.blockedBy, blocker].sort(byId), revision: task.revision + 1, updatedAt: now };
+      const next = withBlocker(check.task, blocker, now);
       // blockedBy first: a crash between the two writes leaves the task blocked, never wrongly ready.
       await writeJson(this.paths.task(id), next);
-      await writeJson(this.paths.task(blocker), { ...up, blocks: [...up.blocks, id].sort(byId), revision: up.revision + 1, updatedAt: now });
+      await writeJson(this.paths.task(blocker), withBlocked(check.blocker, id, now));
       await this.events.record('task_updated', { task: id, blockedBy: next.blockedBy });
       return accept(next);
     })));
@@ -174,30 +172,38 @@ export class TaskBoard implements TaskStore {
    * starting at a different one of the first few so racing claimers spread out). A candidate is read
    * without the lock first and only locked when it still looks claimable; under the lock it is checked
    * again. Only when no hinted candidate is left is the board scanned again, and "no ready task"
-   * always rests on a fresh scan.
+   * always rests on a fresh scan; it names the ready tasks the guard refused in that scan, and why.
    */
   async claim(by: string, id?: string, holder: ProcessRef | null = null, guard?: ClaimGuard): Promise<Outcome<Task>> {
     if (id !== undefined) return this.noted([id], this.taskLocked([id], () => this.claimLocked(by, id, holder, guard)));
+    // Ready tasks the guard refused in the latest scan (a task refused twice counts once).
+    const refused = new Map<string, GuardRefusal>();
+    const noting: ClaimGuard | undefined = guard && (async (task) => {
+      const r = await guard(task);
+      if (!r.ok) refused.set(task.id, { id: task.id, reason: r.reason, message: r.message });
+      return r;
+    });
     for (let fresh = this.readyHint.length === 0; ; fresh = true) {
       if (fresh) {
+        refused.clear();
         let ready = this.index.ready(await this.index.current());
         // "No ready task" rests on a recent check of every task file.
         if (ready.length === 0) ready = this.index.ready(await this.index.current(NONE_READY_SCAN_MS));
         const start = process.pid % Math.min(SPREAD, Math.max(1, ready.length));
         this.readyHint = [...ready.slice(start), ...ready.slice(0, start)];
-        if (this.readyHint.length === 0) return refuse('no_ready_task', 'no task is ready to claim');
+        if (this.readyHint.length === 0) return noReadyTask(by, []);
       }
       while (this.readyHint.length > 0) {
         const candidate = this.readyHint.shift()!;
         if (!this.looksClaimable(candidate)) continue;
         // A task whose lock is busy is being claimed by someone else right now: move on.
-        const r = await tryWithLock(this.paths.task(candidate), () => this.claimLocked(by, candidate, holder, guard));
+        const r = await tryWithLock(this.paths.task(candidate), () => this.claimLocked(by, candidate, holder, noting));
         if (r?.ok) {
           await this.index.note([candidate]);
           return r;
         }
       }
-      if (fresh) return refuse('no_ready_task', 'no task is ready to claim');
+      if (fresh) return noReadyTask(by, [...refused.values()]);
     }
   }
 
@@ -293,9 +299,9 @@ export class TaskBoard implements TaskStore {
     return r;
   }
 
-  /** Reopen a completed or blocked task. */
-  async reopen(id: string, by: string | null, why: string | null): Promise<Outcome<Task>> {
-    return this.transition(id, (task, now) => { const p = checkPipelineTransition(task, 'reopen'); return p.ok ? reopenedTask(task, id, now) : p; }, (_next, before) => ({ type: 'task_reopened', fields: { task: id, by, from: before.status, why } }));
+  /** Reopen a completed or blocked task; a pipeline task only when the pipeline's retry does it (`pipeline`). */
+  async reopen(id: string, by: string | null, why: string | null, pipeline = false): Promise<Outcome<Task>> {
+    return this.transition(id, (task, now) => { const p = pipeline ? accept(undefined) : checkPipelineTransition(task, 'reopen'); return p.ok ? reopenedTask(task, id, now) : p; }, (_next, before) => ({ type: 'task_reopened', fields: { task: id, by, from: before.status, why } }));
   }
 
   /** Hand an in_progress task to `to`, held by `holder`, in one write under its lock. */
@@ -407,7 +413,7 @@ export class TaskBoard implements TaskStore {
 
 /** The one refusal for a task that is missing or unreadable, whatever the verb (exit 3, reason not_found). */
 function notFound(id: string, problem: FileProblem | undefined): Outcome<never> {
-  return refuse('not_found', problem ? `task ${id} cannot be read: ${problem.message}` : `task ${id} does not exist`);
+  return missingTask(id, problem?.message);
 }
 
 export type { TaskIndex };

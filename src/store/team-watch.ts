@@ -4,17 +4,21 @@
  * file costs one read and the re-classification of that task and its dependents; counts and the
  * in-progress/ready lists stay current without copying or sorting the board. Bursts of file events
  * coalesce into one reload a few milliseconds later, and only the files that changed are re-read.
- * The events tail is store/events.ts's EventTail. The multiplexer reads this through app/team-view.
+ * The events tail is store/events.ts's EventTail; the members' usage logs are tailed the same way
+ * (store/usage-tail.ts) for the budget line, which is worked out again when a log grows, team.json
+ * changes, or a counted call leaves its window. The multiplexer reads this through app/team-view.
  */
 import * as path from 'node:path';
+import { budgetSummary, type Budget, type BudgetSummary } from '../protocol/budget.js';
 import type { PipelineSummary } from '../protocol/pipeline.js';
 import type { ProtocolRequest, Task, TeamEvent } from '../protocol/types.js';
 import { BoardModel, type BoardView, type WithReady } from './board-model.js';
 import { readClaudeActivity, type ClaudeActivity } from './claude.js';
 import { EventTail, isEventSegment } from './events.js';
 import { FolderWatch } from './folder-watch.js';
-import type { FileProblem } from './fsx.js';
+import { ensureDir, type FileProblem } from './fsx.js';
 import type { MemberView, TeamStore } from './team.js';
+import { UsageTail } from './usage-tail.js';
 
 /** How long to let a burst of file events settle before reloading. */
 export const COALESCE_MS = 15;
@@ -37,6 +41,8 @@ export interface TeamState {
   claude: Record<string, ClaudeActivity>;
   /** The staged pipeline's line data (stage, wave, fix round, verifier); null: not a pipeline. */
   pipeline?: PipelineSummary | null;
+  /** Spend against the team's and members' budgets; null: no budget anywhere in team.json. */
+  budget?: BudgetSummary | null;
   /** Bumped on every reload, so renderers can tell what is new. */
   generation: number;
 }
@@ -53,7 +59,10 @@ export class TeamWatch {
   private roster: MemberView[] = [];
   private claude: Record<string, ClaudeActivity> = {};
   private pipeline: PipelineSummary | null = null;
+  private budget: BudgetSummary | null = null;
+  private teamBudget: Budget | null = null;
   private readonly events: EventTail;
+  private readonly usage: UsageTail;
   private generation = 0;
   private team = '';
   // change tracking
@@ -62,9 +71,13 @@ export class TeamWatch {
   private readonly dirtyClaude = new Set<string>();
   private dirtyRoster = true;
   private dirtyPipeline = true;
+  private readonly dirtyUsage = new Set<string>();
+  private dirtyBudget = true;
   private dirtyEvents = true;
   private fullReload = true;
   private timer: NodeJS.Timeout | null = null;
+  /** Fires when a counted model call leaves its budget window (spend drops without a file event). */
+  private windowTimer: NodeJS.Timeout | null = null;
   private lastReload = 0;
   private reloading: Promise<void> | null = null;
   // lifecycle
@@ -73,13 +86,16 @@ export class TeamWatch {
 
   constructor(private readonly store: TeamStore) {
     this.events = new EventTail(store.paths.events);
+    this.usage = new UsageTail(store.paths);
   }
 
   /** Load everything once and start watching. */
   async start(): Promise<void> {
     const p = this.store.paths;
+    // The usage folder is watched from the start, so the first model call of a member shows.
+    await ensureDir(p.usage);
     // inotify on the folders themselves: a change costs the same on a board of 10 or 10,000 tasks.
-    const folders = [p.tasks, p.requests, p.segments, p.claude, this.store.pipeline.dir].map((d) => path.relative(p.dir, d));
+    const folders = [p.tasks, p.requests, p.segments, p.claude, this.store.pipeline.dir, p.usage].map((d) => path.relative(p.dir, d));
     this.watcher = new FolderWatch(p.dir, folders, {
       change: (file) => {
         if (!/\.tmp$|\.lock(\/|$)/.test(file) && !path.basename(file).startsWith('.')) this.noteChange(file);
@@ -91,6 +107,7 @@ export class TeamWatch {
     this.reloading = this.reload();
     await this.reloading;
     this.reloading = null;
+    this.scheduleWindow();
   }
 
   /** Subscribe to fresh state after each reload. */
@@ -104,7 +121,7 @@ export class TeamWatch {
     const board = this.board;
     const s = {
       team: this.team, roster: this.roster, board, traffic: this.traffic, requests: this.requestList,
-      problems: this.problemList, claude: { ...this.claude }, pipeline: this.pipeline, generation: this.generation,
+      problems: this.problemList, claude: { ...this.claude }, pipeline: this.pipeline, budget: this.budget, generation: this.generation,
     };
     // The whole board as an array is for callers that want it; the sidebar renders from `board`.
     Object.defineProperty(s, 'tasks', { enumerable: true, get: () => board.all() });
@@ -120,7 +137,9 @@ export class TeamWatch {
   /** Stop watching. */
   async dispose(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
+    if (this.windowTimer) clearTimeout(this.windowTimer);
     this.timer = null;
+    this.windowTimer = null;
     this.listeners.clear();
     this.watcher?.close();
     this.watcher = null;
@@ -137,6 +156,7 @@ export class TeamWatch {
     else if (file === p.events || (dir === p.segments && isEventSegment(name))) this.dirtyEvents = true;
     else if (dir === p.claude && name.endsWith('.activity.json')) this.dirtyClaude.add(name.slice(0, -'.activity.json'.length));
     else if (dir === this.store.pipeline.dir) this.dirtyPipeline = true;
+    else if (dir === p.usage && name.endsWith('.jsonl')) this.dirtyUsage.add(name.slice(0, -'.jsonl'.length));
     // Claude Code's own files under claude/<member>/ are none of the sidebar's business.
     else return;
     this.schedule();
@@ -182,6 +202,8 @@ export class TeamWatch {
       if (cfg.ok) {
         this.team = cfg.config.name;
         this.roster = await this.store.roster();
+        this.teamBudget = cfg.config.budget ?? null;
+        this.dirtyBudget = true;
         for (const m of cfg.config.members) if (m.runtime === 'claude' && !(m.name in this.claude)) this.dirtyClaude.add(m.name);
       }
     }
@@ -194,12 +216,52 @@ export class TeamWatch {
       this.dirtyEvents = false;
       await this.readNewEvents();
     }
+    await this.readBudget();
     // The pipeline line: its state changes with the board (the verifier is a task's owner).
     if (this.dirtyPipeline || tasksChanged) {
       this.dirtyPipeline = false;
       this.pipeline = await this.store.pipeline.summary(this.store.pipeline.active() ? this.board.all() : []).catch(() => null);
     }
     this.generation++;
+  }
+
+  /**
+   * The budget line: read what the usage logs gained (only the members named by file events, or all
+   * on the first read and when team.json changed), and work spend out again when anything moved.
+   */
+  private async readBudget(): Promise<void> {
+    const names = this.roster.map((m) => m.name);
+    const budgeted = this.teamBudget !== null || this.roster.some((m) => m.budget);
+    const toRead = this.dirtyBudget ? names : takeAll(this.dirtyUsage).filter((n) => names.includes(n));
+    if (this.dirtyBudget) this.dirtyUsage.clear();
+    let changed = this.dirtyBudget || (this.budget?.nextChangeAt != null && Date.now() >= this.budget.nextChangeAt);
+    this.dirtyBudget = false;
+    if (!budgeted) {
+      this.budget = null;
+      return;
+    }
+    for (const n of toRead) changed = (await this.usage.readNew(n).catch(() => false)) || changed;
+    if (!changed) return;
+    const now = Date.now();
+    const longest = Math.max(this.teamBudget?.windowS ?? 0, ...this.roster.map((m) => m.budget?.windowS ?? 0));
+    this.usage.prune(now - longest * 1000);
+    this.budget = budgetSummary(this.teamBudget, this.roster, (n) => this.usage.usage(n), now);
+    this.scheduleWindow();
+  }
+
+  /** Work the budget line out again when the oldest counted call leaves its window. */
+  private scheduleWindow(): void {
+    if (this.windowTimer) clearTimeout(this.windowTimer);
+    this.windowTimer = null;
+    const at = this.budget?.nextChangeAt;
+    if (at == null || !this.watcher) return;
+    // setTimeout holds at most ~24.8 days; a later change is picked up by a nearer reload.
+    const wait = Math.min(2 ** 31 - 1, Math.max(0, at - Date.now()));
+    this.windowTimer = setTimeout(() => {
+      this.windowTimer = null;
+      this.schedule();
+    }, wait);
+    this.windowTimer.unref?.();
   }
 
   /** Read the whole folder (at start, or when the tasks folder itself was replaced). */

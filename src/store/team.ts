@@ -412,6 +412,21 @@ export class TeamStore {
     return r;
   }
 
+  /**
+   * Reopen a completed or blocked task. On a pipeline, a story task blocked by its failed attempts is
+   * retried through the pipeline's rules (store/pipeline.ts retry); other pipeline tasks are refused
+   * with what to do instead. Returns the reopened task, or the fix task the retry made for the story.
+   */
+  async reopen(by: string | null, id: string, why: string | null): Promise<Outcome<Task>> {
+    if (!this.pipeline.active()) return this.tasks.reopen(id, by, why);
+    const story = await this.pipeline.storyOfBlockedTask(id);
+    if (story === null) return this.tasks.reopen(id, by, why);
+    const r = await this.pipeline.retry(by ?? OPERATOR, [story], why);
+    if (!r.ok) return r;
+    const taskId = r.value.reopen.includes(id) ? id : r.value.dispatched.find((d) => d.key.endsWith(`-${story}`))?.id ?? id;
+    return this.tasks.get(taskId);
+  }
+
   /** Complete a task as a member; returns it and the dependents that became ready. */
   async complete(by: string, id: string, result: string | null, fields: CompletionFields = {}): Promise<Outcome<{ task: Task; nowReady: string[] }>> {
     const m = await this.member(by);

@@ -96,6 +96,13 @@ export async function enrolKey(files: TrustFiles, anchor: TrustAnchor | null, me
   return { signer: leadSigner(keys.privateKey, cert) };
 }
 
+/**
+ * What the operator does when the lead's key cannot be enrolled again (Claude Code restarted its MCP
+ * server inside the same process, which still holds the used token): every start of the lead's process
+ * by the screen brings a fresh token.
+ */
+export const RE_ENROL_HINT = 'If Claude Code restarted its MCP server, the lead process still holds that used token: end the lead (/exit in its pane) and restart it with C-a R; the screen gives every new lead process a fresh token';
+
 /** The screen's trust root for one run: signs the operator's decisions and certifies the lead's key. */
 export class TrustAuthority {
   // fixed at construction; the private key lives only in this object
@@ -104,6 +111,8 @@ export class TrustAuthority {
   // one-time tokens not yet used: token → the member it was given to
   private readonly tokens = new Map<string, string>();
   private readonly used = new Set<string>();
+  // tokens given to a member's earlier process, replaced unused when it was restarted
+  private readonly replaced = new Set<string>();
   // the folder watch, released by dispose()
   private stop: AbortController | null = null;
 
@@ -121,8 +130,16 @@ export class TrustAuthority {
     return rootSigner(this.keys.privateKey);
   }
 
-  /** A fresh one-time enrolment token for `member` (put in that member's env only). */
+  /**
+   * A fresh one-time enrolment token for `member` (put in that member's env only). Each start of the
+   * member's process gets one; a token given to an earlier process and not used is void from then on.
+   */
   issueToken(member: string): string {
+    for (const [old, to] of this.tokens) {
+      if (to !== member) continue;
+      this.tokens.delete(old);
+      this.replaced.add(old);
+    }
     const token = randomBytes(32).toString('base64url');
     this.tokens.set(token, member);
     return token;
@@ -141,9 +158,10 @@ export class TrustAuthority {
   private decide(e: Enrolment): EnrolmentAnswer {
     if (e.team !== this.team || e.run !== this.run) return { refused: `the enrolment is for team ${e.team} run ${e.run}, not ${this.team} run ${this.run}` };
     if (!parsePublicKey(e.publicKey)) return { refused: 'the public key is not an ed25519 key' };
-    for (const token of [...this.tokens.keys(), ...this.used]) {
+    for (const token of [...this.tokens.keys(), ...this.used, ...this.replaced]) {
       if (!enrolmentValid(token, e)) continue;
-      if (this.used.has(token)) return { refused: 'its token was already used: a token enrols one process only (restart teamux to enrol the lead again)' };
+      if (this.used.has(token)) return { refused: `its token was already used: a token enrols one process only. ${RE_ENROL_HINT}` };
+      if (this.replaced.has(token)) return { refused: `its token was given to an earlier process of ${e.member} and replaced when ${e.member} was restarted` };
       if (this.tokens.get(token) !== e.member) return { refused: `the token was not given to ${e.member}` };
       this.tokens.delete(token);
       this.used.add(token);

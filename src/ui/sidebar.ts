@@ -13,8 +13,11 @@ import { memberActivity, type Activity } from '../protocol/activity.js';
 import { activityStyle } from './chrome.js';
 import type { ClaudeTeamView } from '../store/claude-team-files.js';
 import { claudeTeamRows } from './claude-team-rows.js';
+import { claudeUsageLabel } from './claude-usage.js';
 import type { PipelineSummary } from '../protocol/pipeline.js';
 import { pipelineLineRow, verdictBadge } from './pipeline-line.js';
+import type { BudgetSummary } from '../protocol/budget.js';
+import { budgetLineRow, spentMembers } from './budget-line.js';
 import { C, fit, style, textWidth, type Row } from './text.js';
 
 export type SidebarSection = 'task_board' | 'mailbox' | 'requests';
@@ -38,6 +41,8 @@ export interface SidebarData {
   claudeTeam?: ClaudeTeamView;
   /** The staged pipeline's line (stage, wave, fix round, verifier); absent or null: no pipeline. */
   pipeline?: PipelineSummary | null;
+  /** Spend against the team's and members' budgets; absent or null: no budget. */
+  budget?: BudgetSummary | null;
 }
 
 /** What the sidebar needs besides the snapshot. */
@@ -163,17 +168,23 @@ function requestRows(s: SidebarData, width: number, budget: number, selected: st
   return rows;
 }
 
-/** One line per member: a dot in the activity's colour, the name, what it is doing, a Claude Code member's cost. */
+/** One line per member: a dot in the activity's colour, the name, what it is doing, a Claude Code member's budget note, tokens and cost. */
 function rosterRows(s: SidebarData, o: SidebarOptions): Row[] {
   const pending = pendingRequests(s);
   const nameWidth = Math.min(12, Math.max(4, ...s.roster.map((m) => textWidth(m.name))));
+  const spent = spentMembers(s.budget);
   return s.roster.map((m) => {
     const hooks = s.claude?.[m.name];
     const a = o.activities?.get(m.name) ?? memberActivity({ name: m.name, runtime: m.runtime, status: m.reportedStatus, exitCode: m.exitCode, pending, hooks: hooks?.state });
-    const cost = hooks?.costUsd;
-    const label = `${a.label}${typeof cost === 'number' ? ` $${cost.toFixed(2)}` : ''}`;
     const name = fit(m.name, nameWidth).padEnd(nameWidth);
-    return [{ text: '● ', attr: activityStyle(a.kind) }, { text: name, attr: PLAIN }, { text: fit(` ${label}`, Math.max(0, o.width - 2 - nameWidth)), attr: activityStyle(a.kind) }];
+    // A member whose own budget is spent says so first: it is not calling its model. A Claude Code
+    // member's label already says "(budget spent)" from its hooks' record.
+    const mark = spent.has(m.name) && !hooks?.budget ? ' ✗budget' : '';
+    const row: Row = [{ text: '● ', attr: activityStyle(a.kind) }, { text: name, attr: PLAIN }];
+    if (mark) row.push({ text: fit(mark, Math.max(0, o.width - 2 - nameWidth)), attr: style(C.red, C.default, { bold: true }) });
+    const room = Math.max(0, o.width - 3 - nameWidth - textWidth(mark));
+    if (room > 0) row.push({ text: ` ${claudeUsageLabel(a.label, hooks, room)}`, attr: activityStyle(a.kind) });
+    return row;
   });
 }
 
@@ -182,6 +193,7 @@ export function renderSidebar(s: SidebarData, o: SidebarOptions): Row[] {
   const rows: Row[] = [];
   rows.push([{ text: fit(`teamux · ${s.team}`, o.width), attr: style(C.cyan, C.default, { bold: true }) }]);
   if (s.pipeline) rows.push(pipelineLineRow(s.pipeline, o.width));
+  if (s.budget) rows.push(budgetLineRow(s.budget, o.width));
   // The roster gets up to a third of the height; a longer team ends with "… N more".
   const roster = rosterRows(s, o);
   const rosterRoom = Math.max(1, Math.floor(o.height / 3));

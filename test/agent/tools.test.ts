@@ -193,7 +193,7 @@ describe('dispatcher', () => {
   it('dispatch.lead-tools-are-refused-to-teammates-even-when-invented', async () => {
     const { store, root } = await agentTeam(['alice']);
     const alice = await contextFor(store, 'alice', root);
-    for (const name of ['create_task', 'assign_task', 'broadcast', 'approve_plan', 'reject_plan', 'request_shutdown', 'spawn_teammate', 'reopen_task', 'reassign_task', 'edit_task', 'delete_task']) {
+    for (const name of ['create_task', 'assign_task', 'broadcast', 'approve_plan', 'reject_plan', 'request_shutdown', 'spawn_teammate', 'reopen_task', 'reassign_task', 'edit_task', 'delete_task', 'retry_story']) {
       const r = await call(alice, name, {});
       expect(r.isError, name).toBe(true);
       expect(r.text, name).toBe(`refused: ${name} is a lead-only tool; a teammate cannot use it (ask the lead with send_message)`);
@@ -247,7 +247,7 @@ describe('dispatcher', () => {
     expect(ALL_TOOLS.map((t) => t.name)).toEqual([
       'bash', 'read_file', 'write_file', 'edit_file', 'list_files', 'task_list', 'task_get', 'task_claim', 'task_update', 'task_complete', 'task_fail',
       'send_message', 'submit_plan', 'create_task', 'assign_task', 'broadcast', 'approve_plan', 'reject_plan', 'request_shutdown', 'spawn_teammate',
-      'reopen_task', 'reassign_task', 'edit_task', 'delete_task',
+      'reopen_task', 'reassign_task', 'edit_task', 'delete_task', 'retry_story',
     ]);
     expect(toolsFor({ kind: 'teammate', tools: null }).map((t) => t.name)).toEqual(ALL_TOOLS.slice(0, 13).map((t) => t.name));
     expect(toolsFor({ kind: 'lead', tools: null })).toHaveLength(ALL_TOOLS.length);

@@ -1,7 +1,8 @@
 /**
  * A Claude Code member's permission request in the sidebar: listed like a plan request, shown in full
  * when selected (tool and every input field, control characters neutralised), and the member's
- * roster line (one per member) carries its cost from its activity record.
+ * roster line (one per member) carries its tokens, cost and a spent budget from its activity record,
+ * within the sidebar's width.
  */
 import { describe, expect, it } from 'vitest';
 import type { TeamSnapshot } from '../../src/app/team-view.js';
@@ -20,7 +21,7 @@ const amy = { name: 'amy', reportedStatus: 'working', runtime: 'agent', exitCode
 function snapshot(requests: ProtocolRequest[]): TeamSnapshot {
   return {
     team: 'cc', roster: [amy], tasks: [], requests, problems: [], generation: 1, traffic: [],
-    claude: { amy: { state: 'waiting for permission', at: NOW, sessionId: null, transcriptPath: null, costUsd: 0.1234, tokens: { input: 1000, output: 200 }, model: null } },
+    claude: { amy: { state: 'waiting for permission', at: NOW, sessionId: null, transcriptPath: null, costUsd: 0.1234, tokens: { input: 1000, output: 200 }, model: null, budget: null } },
   };
 }
 
@@ -28,7 +29,7 @@ describe('sidebar with Claude Code members', () => {
   it('claude.sidebar-shows-a-selected-permission-request-in-full', () => {
     const rows = renderSidebar(snapshot([perm]), { width: 30, height: 30, sections: ['task_board', 'mailbox', 'requests'], selectedRequest: perm.id, notices: [] });
     const text = rows.map(rowText);
-    expect(text[1]).toMatch(/^● amy {2}waiting for permission/);
+    expect(text[1]).toBe('● amy  waiting for… 1.2k $0.12');
     expect(text.some((l) => l.startsWith('▶permission amy→human: Bash'))).toBe(true);
     const detail = text.join('\n');
     expect(detail).toContain('tool: Bash');
@@ -45,7 +46,26 @@ describe('sidebar with Claude Code members', () => {
     const done: ProtocolRequest = { ...perm, id: 'req-abcd-0003', status: 'rejected', response: { by: 'lead', approve: false, text: 'not now', at: NOW, signed: null } };
     const text = renderSidebar(snapshot([perm, done]), { width: 40, height: 30, sections: ['requests'], selectedRequest: null, notices: [] }).map(rowText);
     expect(text.filter((l) => l.includes('tool: Bash'))).toEqual([]);
-    expect(text[1]).toBe('● amy  waiting for permission $0.12');
+    expect(text[1]).toBe('● amy  waiting for permi… 1.2k tok $0.12');
     expect(text).toContain(' permission amy: rejected — not now');
+  });
+
+  it('claude.sidebar-roster-shows-tokens-cost-and-a-spent-budget-within-the-width', () => {
+    const idle = (budget: string | null): TeamSnapshot => ({
+      ...snapshot([]),
+      claude: { amy: { state: 'idle', at: NOW, sessionId: null, transcriptPath: null, costUsd: 1.5, tokens: { input: 27_000, output: 1_600 }, model: null, budget } },
+    });
+    const line = (s: TeamSnapshot, width: number): string => rowText(renderSidebar(s, { width, height: 20, sections: [], selectedRequest: null, notices: [] })[1]!);
+    // Wide: everything, as the pane title has it.
+    expect(line(idle(null), 48)).toBe('● amy  idle · 29k tok · $1.50');
+    expect(line(idle("amy's budget is spent: 29k of 10k tokens in 1h"), 48)).toBe('● amy  idle (budget spent) · 29k tok · $1.50');
+    // Narrower: the separators go, then the state is shortened, then "tok", then the tokens; the cost stays.
+    expect(line(idle("amy's budget is spent"), 40)).toBe('● amy  idle (budget spent) 29k tok $1.50');
+    expect(line(idle("amy's budget is spent"), 34)).toBe('● amy  idle (budget… 29k tok $1.50');
+    expect(line(idle("amy's budget is spent"), 26)).toBe('● amy  idle (bu… 29k $1.50');
+    expect(line(idle("amy's budget is spent"), 20)).toBe('● amy  idle (… $1.50');
+    for (let width = 8; width <= 60; width++) {
+      for (const b of [null, 'spent']) expect(textWidth(line(idle(b), width))).toBeLessThanOrEqual(width);
+    }
   });
 });

@@ -1,6 +1,6 @@
 // The pure task-board rules: readiness, cycles, claims, compare-and-set, completion.
 import { describe, expect, it } from 'vitest';
-import { applyUpdate, checkClaim, completed, isReady, newlyReady, released, wouldCycle } from '../../src/protocol/tasks.js';
+import { applyUpdate, checkClaim, checkDependency, completed, isReady, newlyReady, released, withBlocked, withBlocker, wouldCycle } from '../../src/protocol/tasks.js';
 import type { Task } from '../../src/protocol/types.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
@@ -35,6 +35,31 @@ describe('cycles', () => {
     expect(wouldCycle(idx, '1', '2')).toBe(true);
     expect(wouldCycle(idx, '1', '3')).toBe(true);
     expect(wouldCycle(idx, '3', '1')).toBe(false);
+  });
+});
+
+describe('dependencies', () => {
+  const idx = index(task('1', { blocks: ['2'] }), task('2', { blockedBy: ['1'] }), task('10'));
+  it('dependency.missing-names-the-missing-side', () => {
+    expect(checkDependency(idx, '9', '1')).toEqual({ step: 'missing', id: '9' });
+    expect(checkDependency(idx, '1', '9')).toEqual({ step: 'missing', id: '9' });
+  });
+  it('dependency.existing-edge-is-accepted-unchanged-and-a-cycle-refused', () => {
+    expect(checkDependency(idx, '2', '1')).toEqual({ step: 'settled', outcome: { ok: true, value: idx.get('2') } });
+    const cycle = checkDependency(idx, '1', '2');
+    expect(cycle.step === 'settled' && !cycle.outcome.ok && cycle.outcome.reason).toBe('cycle');
+  });
+  it('dependency.link-sorts-numerically-and-bumps-both-revisions', () => {
+    const step = checkDependency(idx, '2', '10');
+    expect(step.step).toBe('link');
+    if (step.step !== 'link') return;
+    const later = '2026-01-02T00:00:00.000Z';
+    const down = withBlocker(step.task, '10', later);
+    const up = withBlocked(step.blocker, '2', later);
+    expect(down.blockedBy).toEqual(['1', '10']);
+    expect(down.revision).toBe(2);
+    expect(up.blocks).toEqual(['2']);
+    expect(up.updatedAt).toBe(later);
   });
 });
 

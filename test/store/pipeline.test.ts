@@ -211,7 +211,7 @@ describe('the pipeline in the store', () => {
     const after = await store.pipeline.load();
     expect(after.ok && after.value.state.stage).toBe('verify');
     // Reopening or deleting a pipeline task by hand is refused; so is reassigning a verify to an author.
-    expect(await store.tasks.reopen(e1, 'lead', 'try again')).toMatchObject({ ok: false, reason: 'invalid_input' });
+    expect(await store.tasks.reopen(e1, 'lead', 'try again')).toMatchObject({ ok: false, reason: 'illegal_transition' });
     expect(await store.tasks.remove(await taskByKey(store, 'exec-s3'), 'lead')).toMatchObject({ ok: false, reason: 'invalid_input' });
     const v = await taskByKey(store, 'verify-r0');
     expect((await store.claim('carol', v)).ok).toBe(true);

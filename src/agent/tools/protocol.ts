@@ -6,6 +6,7 @@
  */
 import { assignTask, broadcast, sendMessage } from '../../ops/messages.js';
 import { approvePlan, rejectPlan, requestShutdown, submitPlan } from '../../ops/requests.js';
+import { retryStory } from '../../ops/pipeline.js';
 import { spawnTeammate } from '../../ops/spawn.js';
 import { createTask, taskClaim, taskComplete, taskGet, taskList, taskUpdate } from '../../ops/tasks.js';
 import { deleteTask, editTask, reassignTask, reopenTask, taskFail } from '../../ops/tasks-machine.js';
@@ -16,4 +17,4 @@ export const TASK_TOOLS: AnyTool[] = [taskList, taskGet, taskClaim, taskUpdate, 
 /** Tools every member has for messages and plans. */
 export const MESSAGE_TOOLS: AnyTool[] = [sendMessage, submitPlan].map(opTool);
 /** The lead's coordination tools. */
-export const LEAD_TOOLS: AnyTool[] = [createTask, assignTask, broadcast, approvePlan, rejectPlan, requestShutdown, spawnTeammate, reopenTask, reassignTask, editTask, deleteTask].map(opTool);
+export const LEAD_TOOLS: AnyTool[] = [createTask, assignTask, broadcast, approvePlan, rejectPlan, requestShutdown, spawnTeammate, reopenTask, reassignTask, editTask, deleteTask, retryStory].map(opTool);

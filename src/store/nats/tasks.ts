@@ -11,8 +11,8 @@ import { DeliverPolicy, type JetStreamClient } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import { DEFAULT_MAX_FAILURES, type TaskEdit } from '../../protocol/task-machine.js';
 import {
-  applyUpdate, byId, checkClaim, claimed, completed, deletedTask, editedTask, failedBy, isReady, newlyReady, reassignedTask, released,
-  reopenedTask, wouldCycle, type TaskPatch,
+  applyUpdate, byId, checkClaim, checkDependency, missingTask, withBlocked, withBlocker, claimed, completed, deletedTask, editedTask, failedBy, isReady, newlyReady, reassignedTask, released,
+  reopenedTask, type TaskPatch,
 } from '../../protocol/tasks.js';
 import { checkPipelineTransition } from '../../protocol/pipeline.js';
 import { accept, refuse, Task, TASK_VERSION, type Outcome, type ProcessRef } from '../../protocol/types.js';
@@ -133,17 +133,14 @@ export class NatsTaskBoard implements TaskStore {
   async addDependency(id: string, blocker: string): Promise<Outcome<Task>> {
     return this.leased(async () => {
       const board = await this.snapshot();
-      const task = board.index.get(id);
-      const up = board.index.get(blocker);
-      if (!task) return notFound(id, (await this.readTask(id)).problem);
-      if (!up) return notFound(blocker, (await this.readTask(blocker)).problem);
-      if (task.blockedBy.includes(blocker)) return accept(task);
-      if (wouldCycle(board.index, id, blocker)) return refuse<Task>('cycle', `task ${id} blocked by ${blocker} would make a dependency cycle`);
+      const check = checkDependency(board.index, id, blocker);
+      if (check.step === 'missing') return notFound(check.id, (await this.readTask(check.id)).problem);
+      if (check.step === 'settled') return check.outcome;
       const now = new Date().toISOString();
       // blockedBy first: a crash between the two writes leaves the task blocked, never wrongly ready.
-      const next = await this.modify(id, () => [], (t) => accept({ ...t!, blockedBy: [...new Set([...t!.blockedBy, blocker])].sort(byId), revision: t!.revision + 1, updatedAt: now }));
+      const next = await this.modify(id, () => [], (t) => accept(withBlocker(t!, blocker, now)));
       if (!next.ok) return next;
-      await this.modify(blocker, () => [], (t) => accept({ ...t!, blocks: [...new Set([...t!.blocks, id])].sort(byId), revision: t!.revision + 1, updatedAt: now }));
+      await this.modify(blocker, () => [], (t) => accept(withBlocked(t!, id, now)));
       await this.events.record('task_updated', { task: id, blockedBy: next.value.blockedBy });
       return next;
     });
@@ -361,5 +358,5 @@ function parseTask(id: string, text: string, place: string): { task?: Task; prob
 
 /** The one refusal for a task that is missing or unreadable. */
 function notFound(id: string, problem: FileProblem | undefined): Outcome<never> {
-  return refuse('not_found', problem ? `task ${id} cannot be read: ${problem.message}` : `task ${id} does not exist`);
+  return missingTask(id, problem?.message);
 }

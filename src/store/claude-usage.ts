@@ -1,0 +1,124 @@
+/**
+ * A Claude Code member's model calls as usage records: Claude Code keeps its own record of every
+ * response in its transcript (JSONL, `type: "assistant"` lines with `message.usage`); this file copies
+ * each new response, once, into the member's `usage/<member>.jsonl`, the same log teamux's agent
+ * writes, so budgets (protocol/budget.ts) count Claude Code members and teamux agents alike. How far
+ * each transcript was read (its byte offset, and the ids of the latest responses, since one response
+ * is written as several lines) is kept in `usage/<member>.claude-sync.json`.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { appendLines, ensureDir, parseJson, readText, writeJson } from './fsx.js';
+import { withLock } from './lock.js';
+import { safeName, type TeamPaths } from './paths.js';
+import { UsageRecord } from './usage.js';
+
+/** Tokens of one response, as the price function reads them. */
+export interface CallTokens {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** Estimated dollars of one response (null: no price known). */
+export type PriceOf = (model: string, tokens: CallTokens) => number | null;
+
+/** Responses whose ids are remembered across reads (a response's lines are written together). */
+const REMEMBERED_IDS = 64;
+/** Transcripts whose offsets are remembered (a member restarted many times keeps the latest). */
+const REMEMBERED_FILES = 16;
+/** The most read from a transcript at once (the rest on the next sync). */
+const READ_LIMIT = 8 * 1024 * 1024;
+
+const SyncState = z.object({
+  files: z.record(z.string(), z.number().int().nonnegative()).default({}),
+  ids: z.array(z.string()).default([]),
+});
+type SyncState = z.infer<typeof SyncState>;
+
+/** Where the member's sync state lives. */
+export function claudeSyncFile(paths: TeamPaths, member: string): string {
+  return path.join(paths.usage, `${safeName(member)}.claude-sync.json`);
+}
+
+/**
+ * The usage records in complete transcript lines (`text` ends where a line ended); responses already
+ * in `seen` are skipped and added to it. `now` is the time of a line without a timestamp.
+ */
+export function transcriptUsageRecords(text: string, seen: Set<string>, price: PriceOf, now: string): UsageRecord[] {
+  const out: UsageRecord[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.includes('"usage"')) continue;
+    let rec: { type?: string; timestamp?: unknown; requestId?: string; message?: { id?: string; model?: unknown; usage?: Record<string, unknown> } };
+    try {
+      rec = JSON.parse(line) as typeof rec;
+    } catch {
+      continue;
+    }
+    const u = rec.message?.usage;
+    if (rec.type !== 'assistant' || !u || typeof u !== 'object') continue;
+    const key = rec.message?.id ?? rec.requestId;
+    if (key) {
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
+    const n = (k: string): number => (typeof u[k] === 'number' && (u[k] as number) >= 0 ? (u[k] as number) : 0);
+    const tokens = { input: n('input_tokens'), output: n('output_tokens'), cacheRead: n('cache_read_input_tokens'), cacheWrite: n('cache_creation_input_tokens') };
+    const model = typeof rec.message?.model === 'string' ? rec.message.model : 'unknown';
+    const time = typeof rec.timestamp === 'string' && !Number.isNaN(Date.parse(rec.timestamp)) ? rec.timestamp : now;
+    out.push({ time, model, ...tokens, usd: price(model, tokens) });
+  }
+  return out;
+}
+
+async function readState(file: string): Promise<SyncState> {
+  const text = await readText(file).catch(() => undefined);
+  const json = text ? parseJson(file, text) : null;
+  const parsed = json?.ok ? SyncState.safeParse(json.value) : null;
+  return parsed?.success ? parsed.data : { files: {}, ids: [] };
+}
+
+/** The complete lines of `file` from byte `offset` (at most READ_LIMIT), and where they end. */
+function readLinesFrom(file: string, offset: number): { text: string; end: number } {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return { text: '', end: offset };
+  }
+  try {
+    const size = fstatSync(fd).size;
+    // A transcript that shrank was replaced: read it again from its start.
+    const from = size < offset ? 0 : offset;
+    const buf = Buffer.alloc(Math.min(READ_LIMIT, size - from));
+    const got = readSync(fd, buf, 0, buf.length, from);
+    const last = buf.subarray(0, got).lastIndexOf(0x0a);
+    if (last < 0) return { text: '', end: from };
+    return { text: buf.subarray(0, last + 1).toString('utf8'), end: from + last + 1 };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Copy the responses Claude Code recorded in `transcript` since the last sync into the member's
+ * usage log; returns how many were added. Concurrent hooks of one member take turns (a lock).
+ */
+export async function syncClaudeUsage(paths: TeamPaths, member: string, transcript: string, price: PriceOf, now = () => new Date().toISOString()): Promise<number> {
+  await ensureDir(paths.usage);
+  const stateFile = claudeSyncFile(paths, member);
+  return withLock(stateFile, async () => {
+    const state = await readState(stateFile);
+    const offset = state.files[transcript] ?? 0;
+    const { text, end } = readLinesFrom(transcript, offset);
+    if (end === offset) return 0;
+    const seen = new Set(state.ids);
+    const records = transcriptUsageRecords(text, seen, price, now());
+    if (records.length > 0) appendLines(paths.usageLog(member), records.map((r) => JSON.stringify(UsageRecord.parse(r))));
+    const files = Object.entries({ ...state.files, [transcript]: end }).filter(([f]) => f !== transcript).slice(-(REMEMBERED_FILES - 1));
+    await writeJson(stateFile, { files: Object.fromEntries([...files, [transcript, end]]), ids: [...seen].slice(-REMEMBERED_IDS) });
+    return records.length;
+  });
+}
