@@ -130,19 +130,19 @@ describe.each(['control', 'pipe'] as const)('TmuxHost on a private tmux server (
     const first = newHost();
     const counter = await first.spawn(spec('counter', 'perl', ['-e', '$|=1; for $i (1..3000) { print "$i\\n"; select(undef,undef,undef,0.002) } sleep 60']));
     // Detach while it counts, then attach again mid-stream.
-    await waitFor('the count under way', () => /^(4\d\d|[5-9]\d\d|\d{4})$/m.test(tmuxSync(socket, ['capture-pane', '-p', '-t', paneId(counter)])), 20_000);
+    await waitFor('the count under way', () => /^(4\d\d|[5-9]\d\d|\d{4})$/m.test(tmuxSync(socket, ['capture-pane', '-p', '-t', paneId(counter)])), 30_000);
     await first.dispose();
     const second = newHost();
     const [pane] = await second.attach();
     const live = collect(pane!);
-    await waitFor('the end of the count', () => live.text().includes('3000\r\n'), 25_000);
+    await waitFor('the end of the count', () => live.text().includes('3000\r\n'), 45_000);
     const lines = plain((pane!.initialScreen ?? '') + live.text()).split('\n').filter((l) => l.trim() !== '');
     const numbers = lines.map(Number);
     expect(numbers.at(-1)).toBe(3000);
     // From the oldest line of the snapshot's history to the end: every number once, in order.
     expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => 3000 - numbers.length + 1 + i));
     expect(numbers.length).toBeGreaterThan(24);
-  });
+  }, 90_000);
 
   it('reports a member’s exit status and keeps its pane (remain-on-exit)', async () => {
     const host = newHost();
