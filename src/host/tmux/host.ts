@@ -162,7 +162,9 @@ export class TmuxHost implements PaneHost {
     for (const timer of this.rechecks.values()) clearTimeout(timer);
     this.rechecks.clear();
     // Pipes closed first, so no `cat` is left writing into a FIFO nobody reads.
-    if (client && this.fifos) await client.sequence([...this.panes.keys()].filter((id) => this.fifos!.has(id)).map(closePipeCommand)).catch(() => {});
+    const piped = [...this.panes.keys()].filter((id) => this.fifos?.has(id));
+    // (An empty sequence would be an empty line, which tmux never answers.)
+    if (client && piped.length > 0) await client.sequence(piped.map(closePipeCommand)).catch(() => {});
     this.fifos?.close();
     for (const pane of this.panes.values()) pane.dispose();
     this.panes.clear();
