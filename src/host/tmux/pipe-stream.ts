@@ -30,13 +30,18 @@ export class PaneFifos {
   // readers by tmux pane id
   private readonly readers = new Map<string, Reader>();
   private closed = false;
+  private readonly onExit = (): void => this.close();
 
   /** Make the FIFO of `paneId` (if new) and read it into `receive`; returns its path. */
   async open(paneId: string, receive: (bytes: Uint8Array) => void): Promise<string> {
     const known = this.readers.get(paneId);
     if (known) return known.fifo;
     if (this.closed) throw new Error('pane FIFOs are closed');
-    this.dir ??= mkdtempSync(path.join(tmpdir(), 'teamux-tmux-'));
+    if (!this.dir) {
+      this.dir = mkdtempSync(path.join(tmpdir(), 'teamux-tmux-'));
+      // A process that ends without disposing its host (a signal) still removes its FIFOs.
+      process.once('exit', this.onExit);
+    }
     const fifo = path.join(this.dir, `pane-${paneId.replace(/[^0-9]/g, '')}`);
     await mkfifo(fifo);
     const fd = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);
@@ -83,6 +88,7 @@ export class PaneFifos {
     for (const id of [...this.readers.keys()]) this.drop(id);
     if (this.dir) rmSync(this.dir, { recursive: true, force: true });
     this.dir = undefined;
+    process.removeListener('exit', this.onExit);
   }
 }
 
