@@ -1,14 +1,19 @@
 #!/usr/bin/env node
 // Benchmark: the Stop hook with nothing to deliver (what every idle Claude Code turn pays), against
 // `node -e 0` (bare Node start-up) and `teamux --version` (the CLI's own start-up), in the same run.
-// The hook is timed as Claude Code runs it (the one-file CommonJS entry dist/claude/stop-fast.cjs)
-// and through bin/teamux (an ES module that loads the same entry).
+// The hook is timed as Claude Code runs it (a Perl script when there is Perl, src/claude/stop-perl.ts,
+// else the one-file CommonJS entry dist/claude/stop-fast.cjs)
+// and through bin/teamux (an ES module that loads the same entry); a hook that loads the whole CLI
+// (SessionEnd, like PreToolUse and PermissionRequest) for comparison.
 // Goal: median Stop hook < 150 ms. Prints medians and ratios; run after `npx tsc`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { perlStopScript } from '../dist/claude/stop-perl.js';
 import { initTeam } from '../dist/store/init.js';
 
 const RUNS = Number(process.env.RUNS ?? 25);
@@ -19,9 +24,9 @@ const member = (name, kind) => ({ name, role: name, kind, runtime: kind === 'lea
 await initTeam(teamDir, { name: 'bench', root, layoutFile: null, members: [member('lead', 'lead'), member('amy', 'teammate')], seedTasks: [] });
 const stdin = JSON.stringify({ hook_event_name: 'Stop', session_id: 's', transcript_path: '/nonexistent', cwd: root, stop_hook_active: false, last_assistant_message: '' });
 
-function time(args, input) {
+function time(args, input, program = process.execPath) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { input, encoding: 'utf8' });
+  const r = spawnSync(program, args, { input, encoding: 'utf8' });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return ms;
@@ -29,22 +34,41 @@ function time(args, input) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const entry = fileURLToPath(new URL('../dist/claude/stop-fast.cjs', import.meta.url));
-const rows = { 'node -e 0': [], 'teamux --version': [], 'teamux hook Stop (nothing to deliver)': [], 'bin/teamux hook Stop (same, ESM launcher)': [] };
+// The Perl form Claude Code runs when Perl is there (src/claude/stop-perl.ts), as teamux writes it.
+let perl = null;
+try {
+  perl = execFileSync('sh', ['-c', 'command -v perl'], { encoding: 'utf8' }).trim() || null;
+} catch {
+  console.error('no perl on PATH: the Perl Stop hook is not timed');
+}
+const perlScript = path.join(root, 'stop-hook');
+if (perl) {
+  writeFileSync(perlScript, perlStopScript(perl, process.execPath, entry, bin));
+  chmodSync(perlScript, 0o700);
+}
+const rows = { 'node -e 0': [], 'perl -e 0': [], 'teamux hook Stop, Perl (nothing to deliver)': [], 'teamux --version': [], 'teamux hook Stop (nothing to deliver)': [], 'bin/teamux hook Stop (same, ESM launcher)': [], 'teamux hook SessionEnd (the full CLI)': [] };
+const endInput = JSON.stringify({ hook_event_name: 'SessionEnd', session_id: 's', transcript_path: '/nonexistent', cwd: root, reason: 'other' });
 // Interleaved, so machine load hits all three alike.
 for (let i = 0; i < RUNS; i++) {
   rows['node -e 0'].push(time(['-e', '0']));
+  if (perl) {
+    rows['perl -e 0'].push(time(['-e', '0'], undefined, perl));
+    rows['teamux hook Stop, Perl (nothing to deliver)'].push(time([perlScript, 'hook', 'Stop', '--as', 'amy', '--team-dir', teamDir], stdin, perl));
+  }
   rows['teamux --version'].push(time([bin, '--version']));
   rows['teamux hook Stop (nothing to deliver)'].push(time([entry, 'hook', 'Stop', '--as', 'amy', '--team-dir', teamDir], stdin));
   rows['bin/teamux hook Stop (same, ESM launcher)'].push(time([bin, 'hook', 'Stop', '--as', 'amy', '--team-dir', teamDir], stdin));
+  rows['teamux hook SessionEnd (the full CLI)'].push(time([bin, 'hook', 'SessionEnd', '--as', 'amy', '--team-dir', teamDir], endInput));
 }
 // The detached bookkeeping of each Stop (idle_notification to the lead) finishes before the folder goes.
 const leadInbox = path.join(teamDir, 'inboxes', 'lead.jsonl');
 const notified = () => (existsSync(leadInbox) ? readFileSync(leadInbox, 'utf8').split('idle_notification').length - 1 : 0);
-for (const deadline = Date.now() + 120_000; notified() < 2 * RUNS && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
-if (notified() < 2 * RUNS) console.error(`warning: only ${notified()} of ${2 * RUNS} idle notifications arrived`);
+const stops = (perl ? 3 : 2) * RUNS;
+for (const deadline = Date.now() + 120_000; notified() < stops && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+if (notified() < stops) console.error(`warning: only ${notified()} of ${stops} idle notifications arrived`);
 rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
 const ref = median(rows['node -e 0']);
 console.log(`Stop hook benchmark, ${RUNS} runs each (median ms, ratio to node -e 0):`);
-for (const [name, xs] of Object.entries(rows)) console.log(`  ${name.padEnd(40)} ${median(xs).toFixed(1).padStart(7)} ms  ${(median(xs) / ref).toFixed(2)}x`);
-const stop = median(rows['teamux hook Stop (nothing to deliver)']);
-console.log(`  goal: Stop hook median < 150 ms: ${stop < 150 ? 'met' : 'NOT met'} (${stop.toFixed(1)} ms; ${(stop - ref).toFixed(1)} ms above bare node, which took ${ref.toFixed(1)} ms here)`);
+for (const [name, xs] of Object.entries(rows)) if (xs.length) console.log(`  ${name.padEnd(46)} ${median(xs).toFixed(1).padStart(7)} ms  ${(median(xs) / ref).toFixed(2)}x`);
+const stop = median(rows[perl ? 'teamux hook Stop, Perl (nothing to deliver)' : 'teamux hook Stop (nothing to deliver)']);
+console.log(`  goal: Stop hook median < 150 ms: ${stop < 150 ? 'met' : 'NOT met'} (${stop.toFixed(1)} ms, ${(stop / ref).toFixed(2)}x bare node, which took ${ref.toFixed(1)} ms here)`);

@@ -22,7 +22,7 @@ import { makeClient } from './model.js';
 import type { AgentOptions, Endpoint } from './options.js';
 import type { Pane } from './pane.js';
 import { budgetHold, recordModelCall } from './budget.js';
-import { estimateCost } from './pricing.js';
+import { estimateCost } from '../protocol/pricing.js';
 import { loadTranscript, saveTranscript, scrubSecrets, ZERO_USAGE, type UsageTotals } from './transcript.js';
 import { compactConversation, modelTurn, toolStep, type TurnContext } from './turn.js';
 import type { PaneState } from './view.js';

@@ -10,14 +10,10 @@ import { redact } from '../store/redact.js';
 import { ensureDir, parseJson, readText, writeJson } from '../store/fsx.js';
 import * as path from 'node:path';
 import type { Turn } from './conversation.js';
+import type { UsageTotals } from '../protocol/pricing.js';
 
-/** Token totals over the member's life. */
-export interface UsageTotals {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
+/** Token totals over the member's life (the shape is protocol/pricing.ts's). */
+export type { UsageTotals };
 
 export const ZERO_USAGE: UsageTotals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 

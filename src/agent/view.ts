@@ -5,7 +5,7 @@
  * ASCII), and everything is cut to fit an 80-column pane.
  */
 import type { Message } from '../protocol/types.js';
-import { formatTokens, formatUsd } from './pricing.js';
+import { formatTokens, formatUsd } from '../protocol/pricing.js';
 import type { UsageTotals } from './transcript.js';
 
 /** What the member is doing, as the status line says it. */

@@ -161,6 +161,13 @@ export class Multiplexer {
     return this.live.get(m.name);
   }
 
+  /** Run a launch in an existing pane's slot (tmux respawn-pane); resolves once it has started. */
+  async replacePane(old: string, m: MemberLaunch): Promise<Pane | undefined> {
+    this.dispatch({ kind: 'replace-pane', pane: old, launch: m });
+    await this.launches.get(m.name);
+    return this.live.get(m.name);
+  }
+
   /**
    * Feed one event to the reducer and carry out its effects. This is the entry point for other
    * modules too: `open-pane`, `close-pane` and `set-pane-title` change the panes at run time.

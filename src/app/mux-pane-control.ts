@@ -1,10 +1,12 @@
 /**
  * The narrow interface the tmux stand-in's bridge drives panes through (open, replace, close, focus,
  * title, list with rectangles), and its implementation on the Multiplexer through its public state
- * and its run-time events (open-pane, close-pane, set-pane-title). Kept apart so the bridge does not
- * depend on the multiplexer's core.
+ * and its run-time events (open-pane, replace-pane, close-pane, focus-pane, set-pane-title). Kept
+ * apart so the bridge does not depend on the multiplexer's core. Owns the focus requests that wait
+ * for the operator (pane-focus.ts).
  */
 import { layoutOf, paneIndex } from '../mux/state.js';
+import { FocusRequests } from './pane-focus.js';
 import type { MemberLaunch, Multiplexer } from './multiplexer.js';
 import type { Pane } from './pane.js';
 
@@ -37,6 +39,8 @@ export interface PaneControl<H> {
   setTitle?(h: H, title: string): void;
   /** A line in the status bar (and teamux.log). */
   say(text: string): void;
+  /** Release what the control holds (a focus request waiting for the operator). */
+  dispose?(): void;
 }
 
 const STOP_GRACE_MS = 2_000;
@@ -53,6 +57,22 @@ async function stopProcess(p: Pane | undefined): Promise<void> {
 /** The PaneControl of a running Multiplexer: panes are named by their ids, and changed through its events. */
 export function multiplexerPanes(mux: Multiplexer): PaneControl<string> {
   const live = (id: string): Pane | undefined => mux.panes.find((p) => p.name === id);
+  const focusing = new FocusRequests({
+    focused: () => mux.state.panes[mux.state.focused]?.id ?? null,
+    exists: (id) => paneIndex(mux.state, id) >= 0,
+    facts: () => {
+      const s = mux.state;
+      const focused = live(s.panes[s.focused]?.id ?? '');
+      return {
+        lastTypedAt: Math.max(0, ...mux.panes.map((p) => p.lastTypedAt)),
+        focusedRows: focused ? focused.screenText() : null,
+        busy: s.mode !== 'attach' || s.prompt !== null || s.help || s.reader !== null,
+      };
+    },
+    focus: (id) => mux.dispatch({ kind: 'focus-pane', pane: id }),
+    note: (text) => mux.opts.store.log.info(`tmux stand-in: ${text}`),
+    now: () => Date.now(),
+  });
   return {
     all: () => mux.state.panes.map((p) => p.id),
     facts(id) {
@@ -74,10 +94,10 @@ export function multiplexerPanes(mux: Multiplexer): PaneControl<string> {
       return launch.name;
     },
     async replace(old, launch) {
-      // The new pane opens where new panes open (the end); the placeholder was the newest pane.
+      // The teammate takes the placeholder's slot: its place in the layout, its number, its focus.
       await stopProcess(live(old));
-      mux.dispatch({ kind: 'close-pane', pane: old });
-      await mux.openPane(launch);
+      await mux.replacePane(old, launch);
+      if (paneIndex(mux.state, launch.name) < 0) throw new Error(`the pane ${old} could not be replaced by ${launch.name}`);
       return launch.name;
     },
     async close(id) {
@@ -85,8 +105,9 @@ export function multiplexerPanes(mux: Multiplexer): PaneControl<string> {
       mux.dispatch({ kind: 'close-pane', pane: id, signal: 'SIGKILL' });
     },
     setTitle: (id, title) => mux.dispatch({ kind: 'set-pane-title', pane: id, title }),
-    // The multiplexer has no run-time focus event yet; Claude Code 2.1.328 never asks for focus.
-    focus: () => undefined,
+    // tmux's select-pane, but the operator first: see pane-focus.ts.
+    focus: (id) => void focusing.request(id),
     say: (text) => mux.dispatch({ kind: 'say', text }),
+    dispose: () => focusing.dispose(),
   };
 }

@@ -36,6 +36,7 @@ export async function attachTmuxBridge(mux: Multiplexer, native: NativeTeamsOpti
   const watch = home
     ? watchClaudeTeam({
       home, log: mux.opts.store.log,
+      verifyKey: (recipient) => bridge.leadVerifyKey(recipient),
       leadSession: () => mux.snapshot.claude?.[native.lead]?.sessionId ?? null,
       onChange: (view) => {
         mux.claudeTeam = view;

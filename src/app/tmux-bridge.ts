@@ -2,11 +2,14 @@
  * The server side of the tmux stand-in: a unix socket the `tmux` on a native lead's PATH talks to
  * (one JSON line in, one out), a TmuxShim that decides what each command means, and the surface it
  * acts on: the lead's pane (`%0`) and the panes opened for it, driven through a PaneControl. It owns
- * the socket, the tmux pane ids it handed out, the titles set with `select-pane -T`, and the
- * teammates it registered in team.json. Commands run one at a time, in arrival order.
+ * the socket, the tmux pane ids it handed out, the titles set with `select-pane -T`, the teammates
+ * it registered in team.json, and their `--lead-verify-key`s (kept in memory only: a key read back
+ * from the team folder could have been swapped by a teammate). Commands run one at a time, in arrival order.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { rmSync } from 'node:fs';
+import type { KeyObject } from 'node:crypto';
+import { parseLeadVerifyKey } from '../claude/lead-sig.js';
 import { shellCommandOf } from '../claude/tmux-shim/argv.js';
 import { TmuxShim, type PaneRun, type ShimAnswer, type ShimPane, type TmuxSurface } from '../claude/tmux-shim/exec.js';
 import { demoRouted, ownMcpConfig, teammateOf } from '../claude/tmux-shim/teammate.js';
@@ -58,6 +61,8 @@ export class TmuxBridge<H> implements TmuxSurface {
   private queue: Promise<unknown> = Promise.resolve();
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
+  /** Each teammate's --lead-verify-key, as the lead's respawn-pane gave it (see src/claude/lead-sig.ts). */
+  private readonly verifyKeys = new Map<string, KeyObject>();
 
   constructor(private readonly opts: BridgeOptions<H>) {
     this.session = opts.session;
@@ -133,6 +138,7 @@ export class TmuxBridge<H> implements TmuxSurface {
     for (const s of this.sockets) s.destroy();
     this.server?.close();
     this.server = null;
+    this.opts.control.dispose?.();
     rmSync(this.opts.socket, { force: true });
   }
 
@@ -190,6 +196,7 @@ export class TmuxBridge<H> implements TmuxSurface {
       const joined = await this.register(mate.name, mate.team);
       if (!joined.ok) return { error: joined.error };
       name = mate.name;
+      this.noteVerifyKey(mate.name, mate.leadVerifyKey);
       const demo = this.opts.lead.env.TEAMUX_DEMO_URL;
       if (demo) command = demoRouted(command, demo, this.opts.lead.name, mate.name);
       // The lead's flags come along, its MCP config too: the teammate gets its own, speaking as itself.
@@ -207,6 +214,18 @@ export class TmuxBridge<H> implements TmuxSurface {
     k.command = mate ? 'claude' : commandName(run.words);
     if (mate) this.opts.control.say(`Claude Code lead started teammate ${mate.name}`);
     return { ok: true };
+  }
+
+  /** The key the lead's messages to `teammate` are checked with, once its respawn named one. */
+  leadVerifyKey(teammate: string): KeyObject | null {
+    return this.verifyKeys.get(teammate.toLowerCase()) ?? null;
+  }
+
+  private noteVerifyKey(teammate: string, value: string | null): void {
+    if (value === null) return;
+    const key = parseLeadVerifyKey(value);
+    if (key) this.verifyKeys.set(teammate.toLowerCase(), key);
+    else this.opts.store.log.warn(`tmux stand-in: teammate ${teammate}'s --lead-verify-key is not an ed25519 key teamux can read; its lead messages stay unverified`);
   }
 
   setTitle(target: ShimPane, title: string): void {

@@ -7,8 +7,8 @@
  * when the record first says so. Work resumes when the window moves on or the budget is raised.
  */
 import { budgetHold } from '../agent/budget.js';
-import { estimateCost } from '../agent/pricing.js';
-import { swapClaudeBudget } from '../store/claude.js';
+import { estimateCost } from '../protocol/pricing.js';
+import { readClaudeActivity, swapClaudeBudget } from '../store/claude.js';
 import { syncClaudeUsage, type PriceOf } from '../store/claude-usage.js';
 import type { TeamStore } from '../store/team.js';
 
@@ -39,6 +39,8 @@ export async function claudeBudgetHold(store: TeamStore, member: string, usage: 
   const me = cfg.members.find((m) => m.name === member);
   if (!me) return null;
   const held = me.budget || cfg.budget ? await budgetHold(store, cfg, me) : null;
+  // Nothing applies and nothing was noted: no lock to take (the common case, on every prompt and tool).
+  if (held === null && !(await readClaudeActivity(store.paths, member))?.budget) return null;
   const before = await swapClaudeBudget(store.paths, member, held);
   if (before === held) return held;
   if (held === null) {

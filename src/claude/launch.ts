@@ -42,6 +42,8 @@ export interface ClaudeMemberContext {
   nativeTeams?: boolean;
   /** A budget applies to the member (its own or the team's): PreToolUse then sees every tool, to refuse them all once it is spent. */
   budgeted?: boolean;
+  /** The Stop hook as a Perl script (stop-perl.ts) and the perl that runs it, when Perl is on the machine. */
+  perlStop?: { perl: string; script: string };
 }
 
 /** The Stop hook's own one-file CommonJS entry beside the teamux launcher (every idle turn runs it). */
@@ -56,9 +58,10 @@ export const MEMBER_FROM_ENV = '"$TEAMUX_MEMBER"';
 export function hookCommand(ctx: ClaudeMemberContext, event: string): string {
   const asks = event === 'PermissionRequest' || (event === 'PreToolUse' && ctx.nativeTeams);
   const extra = asks ? ['--permission-timeout', String(ctx.permissionTimeout)] : [];
-  // Stop runs after every turn: its entry skips the CLI's module graph when nothing is unread.
-  const entry = event === 'Stop' ? stopHookEntry(ctx.teamuxBin) : ctx.teamuxBin;
-  const words = [ctx.node, entry, 'hook', event, '--as', ctx.member, '--team-dir', ctx.teamDir, ...extra].map(shellQuote);
+  // Stop runs after every turn: its entry (Perl when there is Perl, else one CommonJS file) skips the
+  // CLI's module graph when nothing is unread.
+  const [runner, entry] = event === 'Stop' ? (ctx.perlStop ? [ctx.perlStop.perl, ctx.perlStop.script] : [ctx.node, stopHookEntry(ctx.teamuxBin)]) : [ctx.node, ctx.teamuxBin];
+  const words = [runner, entry, 'hook', event, '--as', ctx.member, '--team-dir', ctx.teamDir, ...extra].map(shellQuote);
   if (ctx.nativeTeams) words[5] = MEMBER_FROM_ENV;
   return words.join(' ');
 }

@@ -11,11 +11,12 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defaultKickoff } from '../agent/options.js';
 import { identityBlock, systemPrompt } from '../agent/prompt.js';
-import { claudeArgs, claudeEnv, claudeMcpConfig, claudeSettings, demoClaudeJson, nativeTeamsEnv, tmuxShimScript, type ClaudeMemberContext, type TmuxShimPlace } from '../claude/launch.js';
+import { claudeArgs, claudeEnv, claudeMcpConfig, claudeSettings, demoClaudeJson, nativeTeamsEnv, stopHookEntry, tmuxShimScript, type ClaudeMemberContext, type TmuxShimPlace } from '../claude/launch.js';
+import { perlStopScript } from '../claude/stop-perl.js';
 import { shimSocketPath } from '../claude/tmux-shim/socket.js';
 import { ensureSocketFolder, writeTmuxShim } from '../store/claude-teams.js';
 import type { Member, TeamConfig } from '../protocol/types.js';
-import { claudeFilesOf, writeClaudeFiles } from '../store/claude.js';
+import { claudeFilesOf, writeClaudeFiles, writeClaudeStopScript } from '../store/claude.js';
 import { TeamPaths } from '../store/paths.js';
 import type { TeamStore } from '../store/team.js';
 import type { MemberLaunch } from '../app/multiplexer.js';
@@ -30,8 +31,8 @@ function rosterOf(layout: NormalizedLayout): TeamConfig {
   return { version: 1, name: layout.name, root: layout.root, createdAt: '', layoutFile: null, run: null, members: [layout.lead, ...layout.teammates].map(member) };
 }
 
-function contextOf(m: NormalizedMember, layout: NormalizedLayout, teamDir: string, teamuxBin: string): ClaudeMemberContext {
-  return { member: m.name, teamDir, teamuxBin, node: process.execPath, permissionTimeout: layout.permissionTimeout, nativeTeams: isNativeLead(m), budgeted: Boolean(m.budget || layout.budget) };
+function contextOf(m: NormalizedMember, layout: NormalizedLayout, teamDir: string, teamuxBin: string, perlStop?: { perl: string; script: string }): ClaudeMemberContext {
+  return { ...(perlStop ? { perlStop } : {}), member: m.name, teamDir, teamuxBin, node: process.execPath, permissionTimeout: layout.permissionTimeout, nativeTeams: isNativeLead(m), budgeted: Boolean(m.budget || layout.budget) };
 }
 
 /** True for a Claude Code lead whose own agent teams open as teamux panes. */
@@ -62,9 +63,13 @@ export function claudeLaunchOf(m: NormalizedMember, layout: NormalizedLayout, te
 
 /** Write every Claude Code member's settings and MCP config into the team folder (and demo HOMEs). */
 export async function prepareClaudeMembers(store: TeamStore, layout: NormalizedLayout, teamuxBin: string, demo: boolean): Promise<void> {
-  for (const m of [layout.lead, ...layout.teammates]) {
-    if (!m.claude) continue;
-    const ctx = contextOf(m, layout, store.dir, teamuxBin);
+  // The Stop hook runs after every turn: as a Perl script when there is Perl (it starts in milliseconds).
+  let perlStop: { perl: string; script: string } | undefined;
+  const claudeMembers = [layout.lead, ...layout.teammates].filter((m) => m.claude);
+  const perl = claudeMembers.length > 0 ? findProgram('perl', layout.root, process.env.PATH ?? '') : null;
+  if (perl?.ok) perlStop = { perl: perl.file, script: await writeClaudeStopScript(store.paths, perlStopScript(perl.file, process.execPath, stopHookEntry(teamuxBin), teamuxBin)) };
+  for (const m of claudeMembers) {
+    const ctx = contextOf(m, layout, store.dir, teamuxBin, perlStop);
     await writeClaudeFiles(store.paths, m.name, { settings: claudeSettings(ctx), mcp: claudeMcpConfig(ctx), ...(demo ? { demoClaudeJson: demoClaudeJson(m.cwd) } : {}) });
     if (ctx.nativeTeams) {
       const perl = findProgram('perl', m.cwd, process.env.PATH ?? '');

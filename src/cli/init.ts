@@ -42,6 +42,11 @@ export const initVerb: Verb = {
     for (const w of warnings) ctx.err(w);
     const dir = teamDirOf(layout);
     const url = storeOf(ctx, layout.store);
+    // The layout's own store: key is checked with the layout; --store and TEAMUX_STORE are checked here.
+    if (url && layout.pipeline) {
+      const shown = path.relative(ctx.cwd, file);
+      throw new UsageError(`${shown && !shown.startsWith('..') ? shown : file}: pipeline: a staged pipeline keeps its rules and state in the team folder, so it cannot run on the NATS store ${url}`, 'leave out --store (and unset TEAMUX_STORE) to use the team folder, or remove the pipeline: section');
+    }
     if (url) {
       // The shared state goes to the NATS server; this machine keeps the local folder (log, transcripts).
       const r = await initRemoteTeam(url, dir, teamSpecOf(layout, file), ctx.env);

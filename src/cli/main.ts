@@ -119,4 +119,10 @@ export async function main(): Promise<void> {
     if (process.env.TEAMUX_DEBUG) ctx.err(visible(e.stack ?? '', { lines: true }));
     process.exitCode = 70;
   }
+  // Claude Code acts on a hook's answer when the hook's process has exited: end as soon as the output
+  // is flushed, not after Node has wound down whatever is left (tens of ms, more on a loaded machine).
+  if (process.argv[2] === 'hook') {
+    await Promise.all([process.stdout, process.stderr].map((s) => new Promise<void>((resolve) => s.write('', () => resolve()))));
+    process.exit();
+  }
 }

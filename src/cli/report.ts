@@ -5,7 +5,7 @@
  * come from protocol/report.ts, the spend from each member's records (store/usage.ts), dollars
  * estimated from the price table where the member's tool did not report them.
  */
-import { estimateCost, formatTokens, formatUsd } from '../agent/pricing.js';
+import { estimateCost, formatTokens, formatUsd } from '../protocol/pricing.js';
 import { buildReport, type Spend, type TeamReport } from '../protocol/report.js';
 import { visible } from '../protocol/visible.js';
 import { recordedSpend } from '../store/usage.js';
@@ -30,7 +30,10 @@ export const reportVerb: Verb = {
       const spend: Spend = { model: r.model, input: r.input, output: r.output, cacheRead: r.cacheRead, cacheWrite: r.cacheWrite, usd };
       return { name: m.name, runtime: m.runtime, spend };
     }));
-    const report = buildReport(cfg.name, board.tasks, members, Date.now());
+    // A pipeline whose files do not read is reported from its tasks alone, with the problem said.
+    const piped = store.pipeline.active() ? await store.pipeline.load() : null;
+    if (piped && !piped.ok) ctx.err(`teamux: ${visible(piped.message)}`);
+    const report = buildReport(cfg.name, board.tasks, members, Date.now(), piped?.ok ? piped.value.state : null);
     ctx.out(values.json ? JSON.stringify({ ok: true, ...report, problems: board.problems }) : markdown(report));
     return EXIT_OK;
   },
@@ -49,9 +52,13 @@ export function markdown(r: TeamReport): string {
     `- Parallelism: peak ${r.parallelism.peak} worker${r.parallelism.peak === 1 ? '' : 's'} at once, average ${r.parallelism.average.toFixed(2)} over the span; someone was busy for ${duration(r.parallelism.busyMs)}`,
     `- Spend: ${formatTokens(r.total.input)} tokens in, ${formatTokens(r.total.output)} out${r.total.usd === null ? '' : `, ${formatUsd(r.total.usd)} (estimated where the tool did not report it)`}`,
   ];
+  if (r.pipeline) {
+    const n = (st: string): number => r.stories.filter((s) => s.status === st).length;
+    lines.push(`- Pipeline: ${r.pipeline.status} at ${r.pipeline.stage}${r.pipeline.reason ? ` — ${cell(r.pipeline.reason)}` : ''}; stories ${n('done')} done, ${n('blocked')} blocked, ${n('open')} open; ${r.pipeline.fixRounds} fix round${r.pipeline.fixRounds === 1 ? '' : 's'}`);
+  }
   if (r.stories.length) {
-    lines.push('', '## Stories', '', '| story | status | tasks |', '|---|---|---|');
-    for (const s of r.stories) lines.push(`| ${cell(s.story)} | ${s.status} | ${s.tasks.join(', ')} |`);
+    lines.push('', '## Stories', '', '| story | status | tasks | why |', '|---|---|---|---|');
+    for (const s of r.stories) lines.push(`| ${cell(s.story)} | ${s.status} | ${s.tasks.join(', ')} | ${cell(s.reason ?? '-')} |`);
   }
   if (r.verdicts.length) {
     lines.push('', `## Verdicts (${r.rounds} fix round${r.rounds === 1 ? '' : 's'})`, '', '| task | story | round | verdict | by | findings |', '|---|---|---|---|---|---|');

@@ -4,7 +4,8 @@
  * reducer wants done, as plain data, executed by the runner (src/app/multiplexer.ts). Owns no data.
  *
  * Other modules drive the screen through the same events: `open-pane` (start a pane for a launch
- * spec), `close-pane` (stop showing a pane and release it) and `set-pane-title`, dispatched with
+ * spec), `replace-pane` (run a launch in an existing pane's slot), `close-pane` (stop showing a pane
+ * and release it), `focus-pane` and `set-pane-title`, dispatched with
  * Multiplexer.dispatch().
  */
 import type { KeyAction } from '../config/keys-actions.js';
@@ -35,6 +36,10 @@ export type MuxEvent =
   | { kind: 'open-pane'; launch: MemberLaunch }
   /** Stop showing a pane and release it; with `signal`, a process still running is sent it first (tmux kill-pane: SIGHUP). */
   | { kind: 'close-pane'; pane: string; signal?: NodeJS.Signals }
+  /** Run `launch` in the slot of pane `pane` (its layout position and number): the old pane is released, the new one started. */
+  | { kind: 'replace-pane'; pane: string; launch: MemberLaunch }
+  /** Focus a pane (a tmux stand-in's select-pane); the caller decides whether the operator can be interrupted. */
+  | { kind: 'focus-pane'; pane: string }
   /** Show `title` in the pane's title bar instead of the role (null: back to the role). */
   | { kind: 'set-pane-title'; pane: string; title: string | null }
   | { kind: 'pane-started'; pane: string; error: string | null }

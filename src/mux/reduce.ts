@@ -10,8 +10,8 @@ import { pendingRequests } from '../ui/sidebar.js';
 import { runAction } from './actions.js';
 import type { Effect, MuxEvent } from './events.js';
 import { inputStep } from './input.js';
-import { paneIndex, type MuxState, type PaneState } from './state.js';
-import { finish, patchPane, removePane, same, say, shutdownDone, type Step } from './steps.js';
+import { paneIndex, type MemberLaunch, type MuxState, type PaneState } from './state.js';
+import { finish, focus, patchPane, removePane, same, say, shutdownDone, type Step } from './steps.js';
 
 /** The next state and the effects for one event. */
 export function reduce(s: MuxState, e: MuxEvent): Step {
@@ -36,6 +36,12 @@ export function reduce(s: MuxState, e: MuxEvent): Step {
       const [next, fx] = removePane(s, e.pane);
       const p = s.panes.find((x) => x.id === e.pane);
       return e.signal && p && p.life !== 'exited' ? [next, [{ kind: 'signal', pane: e.pane, signal: e.signal }, ...fx]] : [next, fx];
+    }
+    case 'replace-pane':
+      return replacePane(s, e.pane, e.launch);
+    case 'focus-pane': {
+      const i = paneIndex(s, e.pane);
+      return i < 0 ? same(s) : focus(s, i);
     }
     case 'set-pane-title':
       return [patchPane(s, e.pane, { title: e.title }), [{ kind: 'chrome' }]];
@@ -64,6 +70,24 @@ export function reduce(s: MuxState, e: MuxEvent): Step {
       // with node-pty they are ours and go with us.
       return finish(s, 0, s.cfg.hostKind !== 'tmux');
   }
+}
+
+/**
+ * A pane's slot gets a new launch (tmux respawn-pane: Claude Code's placeholder pane becomes the
+ * teammate): same position, number and focus; the old pane is released (its process, if still
+ * running, sent SIGKILL) and the new one spawned under the launch's name.
+ */
+function replacePane(s: MuxState, id: string, launch: MemberLaunch): Step {
+  const i = paneIndex(s, id);
+  if (i < 0) return say(s, `cannot replace ${id}: no such pane`);
+  if (launch.name !== id && paneIndex(s, launch.name) >= 0) return say(s, `cannot open ${launch.name}: a pane of that name is open`);
+  const old = s.panes[i]!;
+  const pane: PaneState = { id: launch.name, number: old.number, role: launch.role, isLead: launch.isLead, life: 'starting', exitText: '', scrollMode: false, note: null, title: null };
+  const panes = s.panes.slice();
+  panes[i] = pane;
+  const fx: Effect[] = old.life !== 'exited' ? [{ kind: 'signal', pane: id, signal: 'SIGKILL' }] : [];
+  fx.push({ kind: 'dispose', pane: id }, { kind: 'relayout' }, { kind: 'spawn', pane: pane.id, launch });
+  return [{ ...s, panes }, fx];
 }
 
 /** The team folder changed: keep the selection on a pending request, close a reader whose request went. */

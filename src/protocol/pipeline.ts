@@ -103,7 +103,7 @@ export const PipelineState = z.object({
   /** Handoff documents written so far, relative to the team folder, oldest first. */
   handoffs: z.array(z.string()),
   updatedAt: z.string(),
-});
+}).refine((s) => s.fixBase <= s.fixRound, { path: ['fixBase'], message: 'fixBase (rounds before the last retry) is larger than fixRound' });
 export type PipelineState = z.infer<typeof PipelineState>;
 
 

@@ -41,7 +41,10 @@ export interface TeamReport {
   tasks: { total: number; completed: number; inProgress: number; pending: number; blocked: number; deleted: number };
   done: Array<{ id: string; subject: string; owner: string | null; attempts: number; ms: number | null }>;
   blocked: Array<{ id: string; subject: string; reason: string | null; attempts: number }>;
-  stories: Array<{ story: string; status: 'done' | 'blocked' | 'open'; tasks: string[] }>;
+  /** Each story's status: from the pipeline's state when there is one (with why it is blocked), else from its tasks. */
+  stories: Array<{ story: string; status: 'done' | 'blocked' | 'open'; tasks: string[]; reason?: string | null }>;
+  /** Where the staged pipeline ended or stands; null: the team is no pipeline. */
+  pipeline: { status: string; stage: string; reason: string | null; fixRounds: number } | null;
   verdicts: Array<{ task: string; story: string | null; round: number; verdict: string; by: string | null; findings: number }>;
   rounds: number;
   parallelism: { peak: number; average: number; busyMs: number };
@@ -99,8 +102,17 @@ function pipelineOf(t: Task): PipelineFields | null {
   return p && typeof p === 'object' ? p : null;
 }
 
-/** Build the report. */
-export function buildReport(team: string, tasks: readonly Task[], members: ReadonlyArray<{ name: string; runtime: string; spend: Spend }>, now: number): TeamReport {
+/** The pipeline's state as the report reads it (protocol/pipeline.ts PipelineState). */
+export interface ReportPipeline {
+  status: string;
+  stage: string;
+  stoppedReason: string | null;
+  fixRound: number;
+  stories: ReadonlyArray<{ id: string; status: 'pending' | 'done' | 'blocked'; reason: string | null }>;
+}
+
+/** Build the report; `pipeline`, when the team runs one, gives the stories' statuses and where it ended. */
+export function buildReport(team: string, tasks: readonly Task[], members: ReadonlyArray<{ name: string; runtime: string; spend: Spend }>, now: number, pipeline: ReportPipeline | null = null): TeamReport {
   const live = tasks.filter((t) => t.status !== 'deleted');
   const count = (s: Task['status']): number => tasks.filter((t) => t.status === s).length;
   const intervals = workIntervals(live, now);
@@ -116,11 +128,15 @@ export function buildReport(team: string, tasks: readonly Task[], members: Reado
     const story = pipelineOf(t)?.story;
     if (story) byStory.set(story, [...(byStory.get(story) ?? []), t]);
   }
-  const stories = [...byStory].map(([story, ts]) => ({
+  const fromTasks = [...byStory].map(([story, ts]) => ({
     story,
     status: ts.some((t) => t.status === 'blocked') ? 'blocked' as const : ts.every((t) => t.status === 'completed') ? 'done' as const : 'open' as const,
     tasks: ts.map((t) => t.id),
   }));
+  // The pipeline's state knows what the tasks cannot show: a story blocked because it waits for a blocked one.
+  const stories = pipeline
+    ? pipeline.stories.map((s) => ({ story: s.id, status: s.status === 'pending' ? 'open' as const : s.status, tasks: (byStory.get(s.id) ?? []).map((t) => t.id), reason: s.reason }))
+    : fromTasks;
   const verdicts = live.flatMap((t) => {
     const p = pipelineOf(t);
     return p?.verdict ? [{ task: t.id, story: p.story ?? null, round: p.round ?? 0, verdict: p.verdict, by: t.owner, findings: p.findings?.length ?? 0 }] : [];
@@ -145,6 +161,7 @@ export function buildReport(team: string, tasks: readonly Task[], members: Reado
     span: { start: par.start === null ? null : new Date(par.start).toISOString(), end: par.end === null ? null : new Date(par.end).toISOString(), ms: par.start === null ? 0 : par.end! - par.start },
     tasks: { total: live.length, completed: count('completed'), inProgress: count('in_progress'), pending: count('pending'), blocked: count('blocked'), deleted: count('deleted') },
     done, blocked, stories, verdicts,
+    pipeline: pipeline ? { status: pipeline.status, stage: pipeline.stage, reason: pipeline.stoppedReason, fixRounds: pipeline.fixRound } : null,
     rounds: verdicts.reduce((m, v) => Math.max(m, v.round), 0),
     parallelism: { peak: par.peak, average: Math.round(par.average * 100) / 100, busyMs: par.busyMs },
     members: rows,

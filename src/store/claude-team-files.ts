@@ -6,7 +6,7 @@
  * becomes a problem line, never an exception. Messages whose text is itself a JSON object
  * (idle_notification, plan_approval_request, shutdown_request…) are given that object's type.
  */
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 
@@ -32,8 +32,29 @@ export interface ClaudeTeamMessage {
   kind: string;
   timestamp: string;
   id: string;
-  /** Carries the lead's signature (lead_sig). */
-  signed: boolean;
+  /**
+   * The lead's signature (lead_sig): 'verified' / 'forged' once checked against the teammate's
+   * verify key (by the app, see src/claude/lead-sig.ts), 'unverified' while no key is known, 'none'
+   * when the entry has none.
+   */
+  sig: LeadSigStatus;
+  /** The entry's fields as written, that lead_sig signs; null when it carries no lead_sig. */
+  signing: LeadSignedEntry | null;
+}
+
+/** What a message's lead_sig says. */
+export type LeadSigStatus = 'verified' | 'forged' | 'unverified' | 'none';
+
+/** An inbox entry's signed fields as they are in the file, and its lead_sig. */
+export interface LeadSignedEntry {
+  msgId: unknown;
+  from: unknown;
+  timestamp: unknown;
+  text: unknown;
+  summary: unknown;
+  color: unknown;
+  fromPlugin: unknown;
+  leadSig: unknown;
 }
 
 /** A task file of the team. */
@@ -75,6 +96,9 @@ const InboxEntry = z.looseObject({
   msg_id: z.string().optional(),
   type: z.string().optional(),
   lead_sig: z.unknown().optional(),
+  summary: z.unknown().optional(),
+  color: z.unknown().optional(),
+  from_plugin: z.unknown().optional(),
 });
 
 const TaskFile = z.looseObject({
@@ -120,6 +144,65 @@ export function messageKind(text: string): string | null {
   }
 }
 
+/** The folder of a team's inboxes (one `<member>.json` each). */
+export function claudeInboxDir(home: string, team: string): string {
+  return path.join(claudeTeamDirs(home).teams, team, 'inboxes');
+}
+
+/** The messages of one inbox file as read, or the problem with it. */
+function inboxOf(file: string, read: { ok: true; value: unknown } | { ok: false; problem: string }): { messages: ClaudeTeamMessage[] } | { problem: string } {
+  if (!read.ok) return { problem: read.problem };
+  const entries = z.array(InboxEntry).safeParse(read.value);
+  if (!entries.success) return { problem: `${file}: not a list of messages` };
+  const to = path.basename(file, '.json');
+  return {
+    messages: entries.data.map((e) => {
+      const timestamp = typeof e.timestamp === 'number' ? new Date(e.timestamp).toISOString() : e.timestamp ?? '';
+      const signed = e.lead_sig !== undefined && e.lead_sig !== null;
+      const signing: LeadSignedEntry | null = signed ? { msgId: e.msg_id, from: e.from, timestamp: e.timestamp, text: e.text, summary: e.summary, color: e.color, fromPlugin: e.from_plugin, leadSig: e.lead_sig } : null;
+      return { to, from: e.from, text: e.text, kind: e.type && e.type !== 'message' ? e.type : messageKind(e.text) ?? e.type ?? 'message', timestamp, id: e.msg_id ?? `${to}/${e.from}/${timestamp}/${e.text.length}`, sig: signed ? 'unverified' : 'none', signing };
+    }),
+  };
+}
+
+/**
+ * Read inboxes at once, synchronously: `name` (a `<member>.json`), or every inbox when null. Called
+ * from a file-change event, so the messages are read before Claude Code empties the file on delivery
+ * (an asynchronous read waits for the thread pool). Inbox files are a few kilobytes; a file that is
+ * gone is skipped, one that cannot be read or parsed is a problem line.
+ */
+export function readClaudeInboxesSync(home: string, team: string, name: string | null): { messages: ClaudeTeamMessage[]; problems: string[] } {
+  const dir = claudeInboxDir(home, team);
+  const out: { messages: ClaudeTeamMessage[]; problems: string[] } = { messages: [], problems: [] };
+  let files: string[];
+  try {
+    files = name === null ? readdirSync(dir).filter((n) => n.endsWith('.json')).sort() : [name];
+  } catch {
+    return out;
+  }
+  for (const f of files) {
+    const file = path.join(dir, f);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') out.problems.push(`${file}: ${(err as Error).message}`);
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text) as unknown;
+    } catch {
+      out.problems.push(`${file}: not valid JSON (being written?)`);
+      continue;
+    }
+    const got = inboxOf(file, { ok: true, value });
+    if ('problem' in got) out.problems.push(got.problem);
+    else out.messages.push(...got.messages);
+  }
+  return out;
+}
+
 /** Read one team's files. */
 export async function readClaudeTeam(home: string, team: string): Promise<ClaudeTeamFiles | null> {
   const dirs = claudeTeamDirs(home);
@@ -143,20 +226,9 @@ export async function readClaudeTeam(home: string, team: string): Promise<Claude
   for (const file of (await names(path.join(dir, 'inboxes'))).filter((n) => n.endsWith('.json')).sort()) {
     const read = await readJson(path.join(dir, 'inboxes', file));
     if (read === null) continue;
-    if (!read.ok) {
-      problems.push(read.problem);
-      continue;
-    }
-    const entries = z.array(InboxEntry).safeParse(read.value);
-    if (!entries.success) {
-      problems.push(`${path.join(dir, 'inboxes', file)}: not a list of messages`);
-      continue;
-    }
-    const to = file.slice(0, -'.json'.length);
-    for (const e of entries.data) {
-      const timestamp = typeof e.timestamp === 'number' ? new Date(e.timestamp).toISOString() : e.timestamp ?? '';
-      out.inbox.push({ to, from: e.from, text: e.text, kind: e.type && e.type !== 'message' ? e.type : messageKind(e.text) ?? e.type ?? 'message', timestamp, id: e.msg_id ?? `${to}/${e.from}/${timestamp}/${e.text.length}`, signed: e.lead_sig !== undefined && e.lead_sig !== null });
-    }
+    const got = inboxOf(path.join(dir, 'inboxes', file), read);
+    if ('problem' in got) problems.push(got.problem);
+    else out.inbox.push(...got.messages);
   }
   for (const file of (await names(path.join(dirs.tasks, team))).filter((n) => n.endsWith('.json')).sort()) {
     const read = await readJson(path.join(dirs.tasks, team, file));

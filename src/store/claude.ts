@@ -4,9 +4,10 @@
  * activity record `claude/<member>.activity.json` (working / idle / waiting for permission, tokens
  * and cost, a spent budget) that its hooks write and the pane title and roster read.
  */
+import { chmod } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { ensureDir, parseJson, readText, writeJson } from './fsx.js';
+import { atomicWrite, ensureDir, parseJson, readText, writeJson } from './fsx.js';
 import { withLock } from './lock.js';
 import type { TeamPaths } from './paths.js';
 
@@ -35,6 +36,20 @@ export async function writeClaudeFiles(paths: TeamPaths, member: string, content
     await writeJson(path.join(files.demoHome, '.claude.json'), content.demoClaudeJson);
   }
   return files;
+}
+
+/** Where the Stop hook's Perl script is written (one for the team: it takes the member from its argv). */
+export function claudeStopScript(paths: TeamPaths): string {
+  return path.join(paths.claude, 'bin', 'stop-hook');
+}
+
+/** Write the Stop hook's Perl script (executable by the owner only). */
+export async function writeClaudeStopScript(paths: TeamPaths, script: string): Promise<string> {
+  const file = claudeStopScript(paths);
+  await ensureDir(path.dirname(file));
+  await atomicWrite(file, script);
+  await chmod(file, 0o700);
+  return file;
 }
 
 /** What a Claude Code member is doing, as its hooks report it. */

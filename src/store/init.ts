@@ -1,7 +1,8 @@
 /**
  * Create or refresh a team folder from a team description (built from a layout by the caller).
- * Refreshing keeps what is live: the status and pid of members that are still declared, the tasks,
- * the inboxes and the requests. Seed tasks are created only on a board that never had a task.
+ * Refreshing keeps what is live: the status and pid of members that are still declared, the Claude
+ * Code teammates the tmux stand-in registered (they are never declared), the tasks, the inboxes and
+ * the requests. Seed tasks are created only on a board that never had a task.
  * Members with `mcp: true` get their MCP client config written to mcp/<name>.json (0600, atomic).
  * Temp files left by writers that died between writing and renaming them are swept.
  */
@@ -86,6 +87,14 @@ async function writeRoster(store: TeamStore, spec: TeamSpec): Promise<boolean> {
       status: was?.status ?? 'exited', pid: was?.pid ?? null, pidStart: was?.pidStart ?? null, joinedAt: was?.joinedAt ?? null, exitCode: was?.exitCode ?? null,
     };
   });
+  // Claude Code teammates are added at run time by the tmux stand-in, not declared: keep them (unless
+  // the layout now declares a member of the same name, which wins).
+  const declared = new Set(members.map((m) => m.name));
+  for (const was of previous.values()) {
+    if (!was.claudeTeam) continue;
+    if (declared.has(was.name)) store.log.warn(`team.json: Claude Code teammate ${was.name} (${was.claudeTeam}) is replaced by the layout's member of the same name`);
+    else members.push(was);
+  }
   await store.writeConfig({
     version: 1, name: spec.name, root: spec.root, layoutFile: spec.layoutFile,
     createdAt: old.ok ? old.config.createdAt : new Date().toISOString(), run: old.ok ? old.config.run : null, members,

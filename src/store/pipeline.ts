@@ -57,6 +57,8 @@ export class PipelineStore {
 
   /** Write the settings and, for a new pipeline, its first state and the plan task. */
   async init(settings: Omit<PipelineSettings, 'version'>): Promise<void> {
+    // The layout check and `teamux init` refuse this with a hint first; reaching it is a bug.
+    if (!this.board) throw new Error('a staged pipeline keeps its rules and state in the team folder, so it cannot run on a NATS store');
     await ensureDir(this.dir);
     await writeJson(this.settingsFile, PipelineSettings.parse({ version: 1, ...settings }));
     await this.locked(async () => {

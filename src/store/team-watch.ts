@@ -232,9 +232,13 @@ export class TeamWatch {
   private async readBudget(): Promise<void> {
     const names = this.roster.map((m) => m.name);
     const budgeted = this.teamBudget !== null || this.roster.some((m) => m.budget);
-    const toRead = this.dirtyBudget ? names : takeAll(this.dirtyUsage).filter((n) => names.includes(n));
-    if (this.dirtyBudget) this.dirtyUsage.clear();
-    let changed = this.dirtyBudget || (this.budget?.nextChangeAt != null && Date.now() >= this.budget.nextChangeAt);
+    const now = Date.now();
+    const longest = Math.max(this.teamBudget?.windowS ?? 0, ...this.roster.map((m) => m.budget?.windowS ?? 0));
+    // A window that grew needs records the tail dropped: it starts the logs over, every one is read.
+    const restarted = budgeted && this.usage.keep(now - longest * 1000);
+    const toRead = this.dirtyBudget || restarted ? names : takeAll(this.dirtyUsage).filter((n) => names.includes(n));
+    if (this.dirtyBudget || restarted) this.dirtyUsage.clear();
+    let changed = this.dirtyBudget || restarted || (this.budget?.nextChangeAt != null && now >= this.budget.nextChangeAt);
     this.dirtyBudget = false;
     if (!budgeted) {
       this.budget = null;
@@ -242,9 +246,6 @@ export class TeamWatch {
     }
     for (const n of toRead) changed = (await this.usage.readNew(n).catch(() => false)) || changed;
     if (!changed) return;
-    const now = Date.now();
-    const longest = Math.max(this.teamBudget?.windowS ?? 0, ...this.roster.map((m) => m.budget?.windowS ?? 0));
-    this.usage.prune(now - longest * 1000);
     this.budget = budgetSummary(this.teamBudget, this.roster, (n) => this.usage.usage(n), now);
     this.scheduleWindow();
   }

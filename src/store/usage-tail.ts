@@ -23,6 +23,8 @@ export class UsageTail {
   // position per member log, and the records read (oldest first) still inside the kept span
   private readonly positions = new Map<string, Position>();
   private readonly records = new Map<string, UsageLike[]>();
+  /** Records before this time have been dropped (-Infinity: none). */
+  private keptSince = -Infinity;
   /** Bytes read from disk so far: what reading cost. */
   bytesRead = 0;
   /** Lines that did not parse as usage records, skipped. */
@@ -63,7 +65,9 @@ export class UsageTail {
         if (end >= 0) {
           const added = this.parse(buf.subarray(0, end).toString('utf8'));
           if (added.length) {
-            this.records.set(member, [...(this.records.get(member) ?? []), ...added]);
+            const list = this.records.get(member);
+            if (list) for (const r of added) list.push(r);
+            else this.records.set(member, added);
             changed = true;
           }
           pos = { offset: pos.offset + end + 1, inode: ino };
@@ -81,12 +85,24 @@ export class UsageTail {
     return this.records.get(member) ?? [];
   }
 
-  /** Drop records before `sinceMs` (older than any window that is asked about). */
-  prune(sinceMs: number): void {
+  /**
+   * Keep the records at or after `sinceMs` (the start of the longest window asked about) and drop
+   * older ones. When an earlier start is asked for than was kept (a window grew), everything is
+   * forgotten so the next reads start the logs over; returns true then.
+   */
+  keep(sinceMs: number): boolean {
+    if (sinceMs < this.keptSince) {
+      this.positions.clear();
+      this.records.clear();
+      this.keptSince = sinceMs;
+      return true;
+    }
+    this.keptSince = sinceMs;
     for (const [member, list] of this.records) {
       const kept = list.filter((r) => Date.parse(r.time) >= sinceMs);
       if (kept.length !== list.length) this.records.set(member, kept);
     }
+    return false;
   }
 
   /** Forget a member (it left the roster). */

@@ -3,7 +3,7 @@
  * `usage/<member>.jsonl` (time, model, tokens, estimated dollars), which budgets sum over a rolling
  * window; its transcript keeps lifetime token totals; a Claude Code member's activity record keeps
  * its tokens and Claude Code's own cost. This file reads and appends those records; pricing and
- * budget rules live elsewhere (agent/pricing.ts, protocol/budget.ts).
+ * budget rules live elsewhere (protocol/pricing.ts, protocol/budget.ts).
  */
 import { z } from 'zod';
 import type { Spend } from '../protocol/report.js';

@@ -1,7 +1,8 @@
 /**
  * The sidebar's block for a native lead's Claude Code team: its name and task count, one line per
  * member (Claude Code's own active flag), then the newest inbox traffic with idle notifications and
- * plan requests named as such. Pure: (view, width, budget) → rows.
+ * plan requests named as such, and the lead's signature: ✓ only when it was verified. Pure:
+ * (view, width, budget) → rows.
  */
 import type { ClaudeTeamMessage, ClaudeTeamView } from '../store/claude-team-files.js';
 import { C, fit, style, type Row } from './text.js';
@@ -9,6 +10,8 @@ import { C, fit, style, type Row } from './text.js';
 const HEAD = style(C.black, C.magenta, { bold: true });
 const DIM = style(C.default, C.default, { dim: true });
 const PLAIN = style();
+/** ✓ only for a lead_sig checked good; an unchecked one says so, a bad one is flagged. */
+const SIG_MARK: Record<ClaudeTeamMessage['sig'], string> = { verified: '✓', unverified: ' (sig unchecked)', forged: ' ✗FORGED', none: '' };
 
 /** A message's summary: "idle (available): hello from amy" for an idle notification, else its text. */
 export function claudeMessageSummary(m: ClaudeTeamMessage): string {
@@ -41,7 +44,8 @@ export function claudeTeamRows(v: ClaudeTeamView, width: number, budget: number)
   for (const m of shown) {
     const at = new Date(m.timestamp);
     const time = Number.isNaN(at.getTime()) ? '     ' : `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
-    rows.push([{ text: fit(`${time} ${m.from}→${m.to}${m.signed ? '✓' : ''} ${claudeMessageSummary(m)}`, width), attr: m.kind === 'plan_approval_request' ? style(C.yellow) : PLAIN }]);
+    const attr = m.sig === 'forged' ? style(C.red) : m.kind === 'plan_approval_request' ? style(C.yellow) : PLAIN;
+    rows.push([{ text: fit(`${time} ${m.from}→${m.to}${SIG_MARK[m.sig]} ${claudeMessageSummary(m)}`, width), attr }]);
   }
   for (const p of v.problems) if (rows.length < budget) rows.push([{ text: fit(`! ${p}`, width), attr: style(C.red) }]);
   return rows.slice(0, budget);

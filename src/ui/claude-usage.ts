@@ -4,7 +4,7 @@
  * $0.11"). Pure. In a narrow roster line the separators go first, then the state is shortened (to
  * no less than 12 columns), then the word "tok", then the tokens, so the cost stays readable.
  */
-import { formatTokens, formatUsd } from '../agent/pricing.js';
+import { formatTokens, formatUsd } from '../protocol/pricing.js';
 import type { ClaudeActivity } from '../store/claude.js';
 import { fit, textWidth } from './text.js';
 

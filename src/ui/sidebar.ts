@@ -118,7 +118,8 @@ function taskRows(s: SidebarData, width: number, budget: number): Row[] {
   for (const t of board.rows(room)) {
     const st = board.stateOf(t.id) ?? 'waiting';
     const who = t.owner ? ` @${t.owner}` : '';
-    const deps = st === 'waiting' ? ` ⟵${t.blockedBy.join(',')}` : '';
+    // A task blocked by its failed attempts waits for the lead (reopen, or a pipeline retry), not for other tasks.
+    const deps = t.status === 'blocked' ? ' ✗blocked' : st === 'waiting' ? ` ⟵${t.blockedBy.join(',')}` : '';
     const lead = `${GLYPH[st]}${t.id.padStart(3)} `;
     const tail = `${verdictBadge(t.pipeline?.verdict)}${who}${deps}`;
     const subject = fit(t.subject, Math.max(1, width - textWidth(lead) - textWidth(tail)));

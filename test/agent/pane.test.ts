@@ -7,7 +7,7 @@
 import xtermHeadless from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
 import { Pane } from '../../src/agent/pane.js';
-import { estimateCost, formatTokens } from '../../src/agent/pricing.js';
+import { estimateCost, formatTokens } from '../../src/protocol/pricing.js';
 import { fit, holdPartialWord, statusLine, wrapText, type StatusInfo } from '../../src/agent/view.js';
 import { CaptureSink } from './helpers.js';
 

@@ -14,7 +14,7 @@ import { readClaudeActivity, updateClaudeActivity } from '../../src/store/claude
 import { syncClaudeUsage } from '../../src/store/claude-usage.js';
 import { readUsage, recordUsage } from '../../src/store/usage.js';
 import type { TeamStore } from '../../src/store/team.js';
-import { BIN, REPO, makeTeam } from '../helpers/team.js';
+import { BIN, REPO, makeTeam, waitFor } from '../helpers/team.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => cleanup?.());
@@ -124,6 +124,24 @@ describe('budgets of Claude Code members', () => {
     await setBudgets(store, { team: 1_000_000 });
     expect(await wakeIfIdle(store, 'amy', target)).toEqual({ typed: true });
     expect(typed.join('')).toContain('wake up');
+    expect((await readClaudeActivity(store.paths, 'amy'))?.budget).toBeNull();
+  });
+
+  it('claude.budget-window-moving-on-lets-the-wake-type-again', async () => {
+    const { store } = await team();
+    const cfg = await store.config();
+    // A 3 s window; amy's one call is 1 s old, so it counts for about 2 s more.
+    await store.writeConfig({ ...cfg, members: cfg.members.map((m) => (m.name === 'amy' ? { ...m, budget: { tokens: 100, usd: null, windowS: 3 } } : m)) });
+    await recordUsage(store.paths, 'amy', { time: new Date(Date.now() - 1000).toISOString(), model: 'claude-opus-5-5', input: 500, output: 10, cacheRead: 0, cacheWrite: 0, usd: 0 });
+    await updateClaudeActivity(store.paths, 'amy', { state: 'idle' });
+    await store.send({ from: 'lead', to: 'amy', type: 'message', text: 'after the window' });
+    const typed: string[] = [];
+    const target = { exited: () => false, write: (d: string) => typed.push(d) };
+    expect(await wakeIfIdle(store, 'amy', target)).toMatchObject({ typed: false, why: 'budget spent' });
+    expect((await readClaudeActivity(store.paths, 'amy'))?.budget).toMatch(/^amy's budget is spent: 510 of 100 tokens in 3s/);
+    // Nothing is raised: the call leaves the window and the member goes on by itself.
+    await waitFor(async () => (await wakeIfIdle(store, 'amy', target)).typed, 'the message typed once the window moved on', 15_000, 200);
+    expect(typed.join('')).toContain('after the window');
     expect((await readClaudeActivity(store.paths, 'amy'))?.budget).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 // Claude Code's own team files as teamux reads them (never writes them): the config recorded from
 // Claude Code 2.1.328, inbox entries (an idle notification as JSON text, a signed lead message), a
-// task file, and hand-broken files that become problem lines; then the sidebar block drawn from them.
+// task file, and hand-broken files that become problem lines; then the sidebar block drawn from them
+// (a lead_sig read from the files alone is unchecked: test/claude/lead-sig.test.ts verifies).
 import { mkdirSync, writeFileSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -50,7 +51,7 @@ describe("Claude Code's team files", () => {
       { name: 'team-lead', agentType: 'team-lead', backendType: 'in-process', paneId: 'leader', active: null, planModeRequired: false },
       { name: 'amy', agentType: 'general-purpose', backendType: 'tmux', paneId: '%1', active: false, planModeRequired: false },
     ]);
-    expect(t.inbox.map((m) => [m.to, m.from, m.kind, m.signed, m.id])).toEqual([['amy', 'team-lead', 'message', true, 'm1'], ['team-lead', 'amy', 'idle_notification', false, 'm2']]);
+    expect(t.inbox.map((m) => [m.to, m.from, m.kind, m.sig, m.id])).toEqual([['amy', 'team-lead', 'message', 'unverified', 'm1'], ['team-lead', 'amy', 'idle_notification', 'none', 'm2']]);
     expect(t.tasks).toEqual([{ id: '1', subject: 'Greet', status: 'in_progress', owner: 'amy' }]);
     expect(t.problems).toEqual([]);
     // Read only: config.json is as it was.
@@ -63,7 +64,7 @@ describe("Claude Code's team files", () => {
       ' CLAUDE TEAM session-d97ebe46 · 1 task',
       '◆ team-lead lead',
       '◆ amy       idle %1',
-      `${hhmm('2026-12-01T15:00:10.000Z')} team-lead→amy✓ Say hello and run it`,
+      `${hhmm('2026-12-01T15:00:10.000Z')} team-lead→amy (sig unchecked) Say hello and run it`,
       `${hhmm('2026-12-01T15:00:22.036Z')} amy→team-lead idle available: hello from amy`,
     ]);
   });

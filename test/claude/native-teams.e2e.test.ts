@@ -125,9 +125,11 @@ describe.skipIf(!CLAUDE)('Claude Code agent teams in teamux panes (real binary, 
     // The teammate answers; the lead's model receives its idle notification with that answer.
     await server.waitForRequest((r) => r.member === 'lead' && bodyText(r).includes('idle_notification') && bodyText(r).includes('hello from amy, done'), 90_000);
 
-    // The sidebar lists Claude Code's team (both members) and its traffic, the idle notification included.
+    // The sidebar lists Claude Code's team (both members) and its traffic, the idle notification included;
+    // ✓: the real binary's lead_sig verified with the --lead-verify-key of amy's respawn command.
     const screen = await d.waitFor((s) => /◆ team-lead/.test(s) && /◆ amy/.test(s) && /team-lead→amy✓ Say hello/.test(s) && /amy→team-lead idle available: hello/.test(s), 'the Claude team block with traffic', 60_000);
     expect(screen).toMatch(/CLAUDE TEAM session-[0-9a-f]{8}/);
+    expect(screen).not.toMatch(/FORGED|sig unchecked/);
 
     // Quitting the team leaves no process: the lead, the teammate and everything below them end.
     const lead = (await store.config()).members.find((m) => m.name === 'lead')!;

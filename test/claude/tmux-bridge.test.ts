@@ -8,38 +8,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TmuxBridge } from '../../src/app/tmux-bridge.js';
-import type { PaneControl, PaneFacts } from '../../src/app/mux-pane-control.js';
 import type { MemberLaunch } from '../../src/app/multiplexer.js';
 import { tmuxShimScript } from '../../src/claude/launch.js';
 import { writeTmuxShim } from '../../src/store/claude-teams.js';
 import { makeTeam, REPO } from '../helpers/team.js';
+import { MemoryPanes } from './memory-panes.js';
 
 const NODE_CLIENT = path.join(REPO, 'dist', 'claude', 'tmux-shim', 'client.js');
-
-/** Panes in memory: what the multiplexer would show, with the launches it was asked for. */
-class MemoryPanes implements PaneControl<{ name: string; launch: MemberLaunch }> {
-  readonly panes: Array<{ name: string; launch: MemberLaunch }> = [];
-  readonly said: string[] = [];
-  all() { return [...this.panes]; }
-  facts(h: { name: string }): PaneFacts | null {
-    const i = this.panes.indexOf(h as never);
-    return i < 0 ? null : { name: h.name, rect: { left: i * 40, top: 1, width: 39, height: 20 }, alive: true, pid: 1000 + i, focused: i === 0 };
-  }
-  area() { return { width: 80, height: 22 }; }
-  async open(launch: MemberLaunch) {
-    const h = { name: launch.name, launch };
-    this.panes.push(h);
-    return h;
-  }
-  async replace(old: { name: string }, launch: MemberLaunch) {
-    const h = { name: launch.name, launch };
-    this.panes.splice(this.panes.indexOf(old as never), 1, h);
-    return h;
-  }
-  async close(h: { name: string }) { this.panes.splice(this.panes.indexOf(h as never), 1); }
-  focus() {}
-  say(t: string) { this.said.push(t); }
-}
 
 function run(file: string, argv: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string; ms: number }> {
   const t0 = Date.now();

@@ -75,7 +75,7 @@ describe('tmux stand-in: recorded Claude Code 2.1.328 calls', () => {
     expect((await shim.run(['show', '-p', '-t', '%1', '-v', 'remain-on-exit'], { pane: '%0' })).out).toBe('failed\n');
     expect((await shim.run(['display-message', '-p', '-t', '%1', '#{pane_title}|#{pane-border-status}|##'], { pane: '%0' })).out).toBe('amy|top|#\n');
     const respawned = win.runs[1]!.run.words[0]!;
-    expect(teammateOf(respawned)).toEqual({ name: 'amy', team: 'session-9bf2ef80', agentId: 'amy@session-9bf2ef80' });
+    expect(teammateOf(respawned)).toEqual({ name: 'amy', team: 'session-9bf2ef80', agentId: 'amy@session-9bf2ef80', leadVerifyKey: '1796137255617.MCowBQYDK2VwAyEAvibN-Bmr3sQfPaNUtPOiAOb71HkNz6S6LU6tsIptpcw' });
     expect(demoRouted(respawned, 'http://127.0.0.1:33317/', 'lead', 'amy')).toContain('ANTHROPIC_BASE_URL=http://127.0.0.1:33317/m/amy CLAUDE_CODE_DISABLE');
     expect(teammateOf('cd /w && cat')).toBeNull();
     // The lead's MCP config (passed on by Claude Code) is swapped for the teammate's; an unknown one is refused.

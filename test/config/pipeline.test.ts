@@ -4,6 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { formatErrors, loadLayout } from '../../src/config/load.js';
+import { cli } from '../helpers/team.js';
 import { lines, writeLayout } from './layout-files.js';
 
 const TEAM = ['name: demo', 'lead:', '  name: lead', '  role: Leads', '  command: sh', 'teammates:', '  - { name: alice, role: Builds, command: sh }', '  - { name: carol, role: Checks, command: sh }'];
@@ -55,5 +56,14 @@ describe('pipeline section', () => {
     expect(errorsOf('store: nats://127.0.0.1:4222', 'pipeline: {}')).toBe(
       'team.yaml:9:8 store: a staged pipeline keeps its rules and state in the team folder, so it cannot run on a NATS store\n  hint: remove store: (the team folder is the default) or the pipeline: section',
     );
+  });
+
+  test('pipeline.init-with-a-nats-store-from-the-command-line-is-refused-before-connecting', async () => {
+    const { file } = load('pipeline: {}');
+    for (const [argv, env] of [[['--store', 'nats://127.0.0.1:1'], {}], [[], { TEAMUX_STORE: 'nats://127.0.0.1:1' }]] as const) {
+      const r = await cli(['init', file, ...argv], { PATH: process.env.PATH ?? '', ...env });
+      expect(r.code).toBe(1);
+      expect(r.err).toBe(`teamux: ${file}: pipeline: a staged pipeline keeps its rules and state in the team folder, so it cannot run on the NATS store nats://127.0.0.1:1\n  hint: leave out --store (and unset TEAMUX_STORE) to use the team folder, or remove the pipeline: section\n`);
+    }
   });
 });

@@ -114,6 +114,9 @@ describe('the pipeline demo (e2e)', () => {
     expect(existsSync(path.join(tmp.dir, 'examples', 'pipeline', '.git'))).toBe(false);
 
     await d.waitFor(/PIPELINE done/, 'the sidebar pipeline line to say done', 15_000);
+    // The budget line counts the agents' model calls (usage/*.jsonl) against the layout's budget.
+    const spent = await waitFor(async () => /BUDGET (\d+)% ([0-9.]+k?|[0-9.]+M)\/50\.0M tok 1d/.exec(await d.screen()), 'the budget line', 15_000);
+    expect(spent[2]).not.toBe('0');
     expect(await d.screen()).toMatch(/\[APPROVE\]/);
     await waitFor(async () => (await store.requests.list()).requests.filter((r) => r.type === 'shutdown' && r.status === 'approved').length >= 3, 'the teammates to approve shutdown', 60_000, 250);
     await d.keys('C-a', 'q');

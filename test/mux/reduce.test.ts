@@ -349,6 +349,22 @@ describe('panes opened, closed and titled at run time', () => {
   });
 });
 
+describe('a pane replaced or focused at run time', () => {
+  it('reduce.replace-pane-keeps-position-number-and-focus', () => {
+    let { s } = run(team(), { kind: 'open-pane', launch: launch('%1') }, { kind: 'open-pane', launch: launch('carol') }, { kind: 'focus-pane', pane: '%1' });
+    expect(s.focused).toBe(3);
+    let fx: Effect[];
+    ({ s, fx } = run(s, { kind: 'replace-pane', pane: '%1', launch: launch('amy') }));
+    expect(s.panes.map((p) => `${p.number} ${p.id}`)).toEqual(['1 lead', '2 alice', '3 bob', '4 amy', '5 carol']);
+    expect(s.panes[3]!.life).toBe('starting');
+    expect(s.focused).toBe(3);
+    expect(fx).toEqual([{ kind: 'signal', pane: '%1', signal: 'SIGKILL' }, { kind: 'dispose', pane: '%1' }, { kind: 'relayout' }, { kind: 'spawn', pane: 'amy', launch: launch('amy') }]);
+    expect(run(s, { kind: 'replace-pane', pane: 'amy', launch: launch('bob') }).s.message?.text).toBe('cannot open bob: a pane of that name is open');
+    expect(run(s, { kind: 'replace-pane', pane: 'zed', launch: launch('zoe') }).s.message?.text).toBe('cannot replace zed: no such pane');
+    expect(run(s, { kind: 'focus-pane', pane: 'zed' }).s.focused).toBe(3);
+  });
+});
+
 describe('the status line', () => {
   it('reduce.messages-expire-by-their-own-timer', () => {
     let { s, fx } = run(team(), { kind: 'say', text: 'first' });

@@ -75,6 +75,7 @@ describe('budget line', () => {
     await waitFor(() => t.watch.state().budget?.team?.exhausted === false, 'the raised budget', 20_000);
     expect(t.watch.state().budget!.members).toEqual([]);
     expect(sidebarText(t.watch)[1]).toBe('BUDGET 11% 1.1k/10k tok 1d');
+
     expect(sidebarText(t.watch).find((l) => l.startsWith('● alice'))).not.toContain('budget');
   }, 60_000);
 
@@ -94,6 +95,24 @@ describe('budget line', () => {
     await waitFor(() => watch.state().budget!.members[0]!.state.exhausted === false, 'the call to leave the 2 s window', 15_000);
     expect(watch.state().budget!.members[0]!.state.spent.tokens).toBe(0);
     expect(sidebarText(watch)[1]).toBe('BUDGET 1 member budget, none spent');
+  }, 30_000);
+
+  it('budget.a-window-that-grows-counts-calls-the-shorter-one-had-dropped', async () => {
+    const t = await makeTeam(['alice']);
+    cleanup.push(t.cleanup);
+    const cfg = await t.store.config();
+    cfg.budget = { tokens: 1000, usd: null, windowS: 3600 };
+    await t.store.writeConfig(cfg);
+    await recordUsage(t.store.paths, 'alice', record(500, new Date(Date.now() - 2 * 3600_000).toISOString()));
+    await recordUsage(t.store.paths, 'alice', record(100));
+    const watch = new TeamWatch(t.store);
+    await watch.start();
+    cleanup.push(() => watch.dispose());
+    expect(watch.state().budget!.team!.spent.tokens).toBe(100);
+    // The lead widens the window to a day: the call from two hours ago counts again.
+    await t.store.writeConfig({ ...(await t.store.config()), budget: { tokens: 1000, usd: null, windowS: 86_400 } });
+    await waitFor(() => watch.state().budget!.team!.spent.tokens === 600, 'the wider window to count the older call', 20_000);
+    expect(sidebarText(watch)[1]).toBe('BUDGET 60% 600/1.0k tok 1d');
   }, 30_000);
 
   it('budget.no-budget-no-line', async () => {
@@ -146,11 +165,16 @@ describe('usage tail', () => {
     expect(await tail.readNew('alice')).toBe(true);
     expect(tail.usage('alice').map((r) => r.input)).toEqual([42]);
 
-    // Old records leave memory once they are out of every window.
+    // Old records leave memory once they are out of every window…
     appendFileSync(file, JSON.stringify(record(5, '2020-01-01T00:00:00.000Z')) + '\n');
     await tail.readNew('alice');
-    tail.prune(Date.parse('2021-01-01T00:00:00.000Z'));
+    expect(tail.keep(Date.parse('2021-01-01T00:00:00.000Z'))).toBe(false);
     expect(tail.usage('alice').map((r) => r.input)).toEqual([42]);
+    // …and come back when a window grows to reach them: the log is read again from its start.
+    expect(tail.keep(Date.parse('2019-01-01T00:00:00.000Z'))).toBe(true);
+    expect(tail.usage('alice')).toEqual([]);
+    await tail.readNew('alice');
+    expect(tail.usage('alice').map((r) => r.input)).toEqual([42, 5]);
   });
 
   it('budget-summary.next-change-is-when-the-oldest-counted-call-leaves-its-window', () => {

@@ -6,11 +6,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { childEnvironment } from '../../src/agent/runtime.js';
+import { dispatchTool } from '../../src/agent/tools/registry.js';
 import { readHandoff } from '../../src/protocol/handoff.js';
 import type { PipelineSettings } from '../../src/protocol/pipeline.js';
 import { initTeam } from '../../src/store/init.js';
 import type { TeamStore } from '../../src/store/team.js';
-import { cli, cliProcess, members, tempDir } from '../helpers/team.js';
+import { cli, cliProcess, makeTeam, members, tempDir } from '../helpers/team.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -75,6 +77,15 @@ describe('pipeline retry', () => {
     const dep = await cliProcess(['pipeline', 'retry', 's3', '--json'], env);
     expect(dep.code).toBe(3);
     expect(JSON.parse(dep.out)).toMatchObject({ ok: false, reason: 'illegal_transition', message: 'story s3 is blocked because waits for story s1, which is blocked: retry that story, and s3 follows' });
+    // `teamux report` says which stories are blocked and why, including the one waiting for s1.
+    const rep = await cliProcess(['report', '--json'], env);
+    expect(JSON.parse(rep.out)).toMatchObject({
+      pipeline: { status: 'running', stage: 'exec', reason: null, fixRounds: 0 },
+      stories: [{ story: 's1', status: 'blocked', reason: 'attempt 3 of 3 failed: 3 attempts failed; the last: lexer test 3 fails' }, { story: 's2', status: 'open', reason: null }, { story: 's3', status: 'blocked', reason: 'waits for story s1, which is blocked' }],
+    });
+    const md = await cliProcess(['report'], env);
+    expect(md.out).toContain('- Pipeline: running at exec; stories 0 done, 2 blocked, 1 open; 0 fix rounds');
+    expect(md.out).toContain('| s3 | blocked | 5 | waits for story s1, which is blocked |');
     const bad = await cliProcess(['pipeline', 'retry', 'S 1'], env);
     expect(bad.code).toBe(1);
     expect(bad.err).toContain('"S 1" is not a story id');
@@ -119,7 +130,24 @@ describe('pipeline retry', () => {
     expect(r.out).toContain(`task ${e1} reopened`);
     expect((await state(store)).stories.map((s) => s.status)).toEqual(['pending', 'pending', 'pending']);
     expect((await store.events.read()).events.filter((e) => e.type === 'pipeline_retry')).toHaveLength(1);
+
+    // teamux's agents: retry_story is the lead's tool; a teammate is refused, the lead gets the rule's answer.
+    const team = await store.config();
+    const tool = (name: string, input: unknown) => dispatchTool({ name: 'retry_story', input }, { store, me: team.members.find((m) => m.name === name)!, team, lead: 'lead', cwd: store.dir, signal: new AbortController().signal, env: childEnvironment(process.env) }, async () => 'not_required');
+    expect(await tool('alice', {})).toMatchObject({ isError: true, text: expect.stringContaining('retry_story is a lead-only tool') });
+    expect(await tool('lead', { stories: ['s1'] })).toEqual({ isError: true, text: 'refused (illegal_transition): story s1 is pending, not blocked' });
   }, 60_000);
+
+  it('pipeline-retry.a-team-without-a-pipeline-is-told-so', async () => {
+    const t = await makeTeam(['alice']);
+    cleanups.push(t.cleanup);
+    const r = await cli(['pipeline', 'retry', 's1', '--json'], { TEAMUX_TEAM_DIR: t.dir });
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.out)).toMatchObject({ ok: false, reason: 'not_found', message: 'this team is not a pipeline (its layout has no pipeline: section)' });
+    const show = await cli(['pipeline'], { TEAMUX_TEAM_DIR: t.dir });
+    expect(show.code).toBe(3);
+    expect(show.err).toContain('is not a pipeline');
+  });
 
   it('pipeline-retry.after-BLOCKED_AFTER_VERIFY-a-fresh-fix-round-runs-to-the-report', async () => {
     const { store, dir, env } = await pipelineTeam();

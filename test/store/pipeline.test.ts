@@ -225,6 +225,11 @@ describe('the pipeline in the store', () => {
     const r = await store.claim('lead', '1');
     expect(r).toMatchObject({ ok: false, reason: 'not_found' });
     expect(!r.ok && r.message).toContain('state.json cannot be read');
+    // A state that parses but contradicts itself names the key.
+    const good = { version: 1, status: 'running', stage: 'plan', fixRound: 1, fixBase: 2, stories: [], verdicts: [], routed: [], stoppedReason: null, cycle: null, warnings: [], handoffs: [], updatedAt: 'now' };
+    writeFileSync(path.join(dir, 'pipeline', 'state.json'), JSON.stringify(good));
+    const r2 = await store.claim('lead', '1');
+    expect(!r2.ok && r2.message).toMatch(/state\.json cannot be read: fixBase: fixBase \(rounds before the last retry\) is larger than fixRound$/);
     const other = await store.tasks.create({ subject: 'outside the pipeline' });
     expect(other.ok && (await store.claim('bob', other.value.id)).ok).toBe(true);
     expect(other.ok && (await store.complete('bob', other.value.id, 'done')).ok).toBe(true);

@@ -34,6 +34,9 @@ describe('pipeline line', () => {
     expect(lines.find((l) => l.includes('task 7'))).toContain('[REVISE] @carol');
     expect(lines.find((l) => l.includes('task 9'))).toContain('[APPROVE] @carol');
     expect(lines.find((l) => l.includes('task 3'))).not.toContain('[');
+    // A story task blocked by its failed attempts says so, rather than waiting for no task.
+    const blocked = row('5', { status: 'blocked', owner: null, blockedReason: '3 attempts failed', pipeline: { stage: 'exec', story: 's1', key: 'exec-s1', round: 0, verdict: null, findings: [], output: null } });
+    expect(text({ team: 'pipe', roster: [], tasks: [blocked], traffic: [], requests: [], problems: [], pipeline: summary() }).find((l) => l.includes('task 5'))).toMatch(/^◌  5 task 5 +✗blocked$/);
     // Without a pipeline, no line.
     expect(text({ team: 'pipe', roster: [], tasks, traffic: [], requests: [], problems: [] })[1]).toMatch(/^ TASKS/);
   });

@@ -12,6 +12,8 @@ export interface NativeTeammate {
   name: string;
   team: string;
   agentId: string;
+  /** `--lead-verify-key`: the public key the lead's messages to this teammate are signed for (null if absent). */
+  leadVerifyKey: string | null;
 }
 
 /** A member name teamux accepts (the same rule as the layout's names). */
@@ -30,7 +32,7 @@ export function teammateOf(command: string): NativeTeammate | { error: string } 
   const team = flagValue(command, '--team-name');
   if (name === null || team === null) return null;
   if (!NAME.test(name)) return { error: `teammate name "${name}" is not a teamux member name (lower-case letters, digits, - and _, up to 32, starting with a letter)` };
-  return { name, team, agentId: flagValue(command, '--agent-id') ?? `${name}@${team}` };
+  return { name, team, agentId: flagValue(command, '--agent-id') ?? `${name}@${team}`, leadVerifyKey: flagValue(command, '--lead-verify-key') };
 }
 
 /** The command with the demo model's route for the lead (`URL/m/LEAD`) turned into the teammate's. */

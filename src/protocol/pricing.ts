@@ -1,9 +1,17 @@
 /**
  * A rough cost estimate for the status line: a small price table per model family (US dollars per
  * million tokens; cache reads at a tenth of input, cache writes at 1.25x). Unknown families show no
- * cost rather than a wrong one. An estimate only — the console bill is what counts.
+ * cost rather than a wrong one. An estimate only — the console bill is what counts. Pure, so the
+ * agent, the hooks, the report and the sidebar all price and print usage the same way.
  */
-import type { UsageTotals } from './transcript.js';
+
+/** Token counts of one call or of a member's life: input, output, cache reads and cache writes. */
+export interface UsageTotals {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
 
 interface Price {
   family: string;
