@@ -8,16 +8,20 @@
  *   sidebar  task write → sidebar rows rendered, on populated boards (TeamWatch + renderSidebar), vs
  *            the fs.watch event for the same file; CPU per change
  *   logs     reading what is new in events.jsonl and an inbox of 1k/100k lines vs reading the file
- * `--quick` runs smaller sizes and fewer samples (about a minute). Run `npx tsc -p tsconfig.json`
- * first; it measures dist/ of this checkout.
+ *   panes    start-up and RSS with 2/4/8/16 panes, CPU while 4 panes print 100 lines/s, vs tmux
+ *            (bench/scale/panes.mjs)
+ * `--quick` takes fewer samples and a sidebar row at 1k/5k only (a few minutes); every row is still
+ * printed. Sections can be named: `node bench/scale.mjs --quick tasks panes`. TEAMUX_BENCH_SIZES
+ * picks the board sizes. Run `npx tsc -p tsconfig.json` first; it measures dist/ of this checkout.
  */
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cleanupAll, tempDir } from './lib/cleanup.mjs';
+import { cleanupAll, RUN_TAG, tempDir } from './lib/cleanup.mjs';
 import { machineLine, num, printTable, ratio } from './lib/report.mjs';
 import { clock, summarize } from './lib/timing.mjs';
+import { paneCountRows, printingRows } from './scale/panes.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(REPO, 'dist');
@@ -26,8 +30,14 @@ const QUICK = process.argv.includes('--quick');
 const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const want = (s) => only.length === 0 || only.includes(s);
 
-const SIZES = (process.env.TEAMUX_BENCH_SIZES ? process.env.TEAMUX_BENCH_SIZES.split(',').map(Number) : QUICK ? [10, 1_000, 5_000] : [10, 1_000, 5_000, 10_000]);
+const SIZES_SET = process.env.TEAMUX_BENCH_SIZES ? process.env.TEAMUX_BENCH_SIZES.split(',').map(Number) : null;
+const SIZES = SIZES_SET ?? [10, 1_000, 5_000, 10_000];
+const SIDEBAR_SIZES = SIZES_SET ?? (QUICK ? [1_000, 5_000] : [10, 1_000, 5_000, 10_000]);
+const CLI_BOARD = 10_000;
 const RUNS = QUICK ? 7 : 15;
+
+/** Progress on stderr (the tables go to stdout), so a slow row is seen as slow, not as a hang. */
+const note = (what) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${what}\n`);
 
 const load = (rel) => import(pathToFileURL(path.join(DIST, rel)).href);
 const { TeamStore } = await load('store/team.js');
@@ -82,7 +92,8 @@ function interleaved(commands, runs) {
 }
 
 async function cliSection() {
-  const { dir, store } = await board(QUICK ? 5_000 : 10_000);
+  note(`cli: ${CLI_BOARD} tasks`);
+  const { dir, store } = await board(CLI_BOARD);
   await store.tasks.index.current();
   for (let i = 0; i < 20; i++) await store.send({ from: 'lead', to: 'amy', type: 'message', text: `hello ${i}` });
   const tmux = spawnSync('tmux', ['-V']).status === 0;
@@ -92,7 +103,7 @@ async function cliSection() {
     { name: 'teamux --version', argv: [process.execPath, BIN, '--version'], status: 0 },
     // Read and then nothing new: each run reads an inbox that has no unread messages after the first.
     { name: 'teamux inbox read', argv: [process.execPath, BIN, 'inbox', 'read', '--as', 'amy', '--team-dir', dir], status: 0 },
-    { name: `teamux task claim (${QUICK ? '5k' : '10k'} board)`, argv: [process.execPath, BIN, 'task', 'claim', '--as', 'amy', '--team-dir', dir], status: 0 },
+    { name: `teamux task claim (${CLI_BOARD / 1000}k board)`, argv: [process.execPath, BIN, 'task', 'claim', '--as', 'amy', '--team-dir', dir], status: 0 },
   ];
   const times = interleaved(commands, RUNS);
   const node = med(times[0]);
@@ -104,6 +115,7 @@ async function cliSection() {
 async function tasksSection() {
   const rows = [];
   for (const n of SIZES) {
+    note(`tasks: ${n}`);
     const { dir } = await board(n);
     const s = await open(dir);
     const t0 = clock();
@@ -155,7 +167,8 @@ async function sidebarSection() {
   const { TeamWatch } = await load('store/team-watch.js');
   const { renderSidebar } = await load('ui/sidebar.js');
   const rows = [];
-  for (const n of SIZES) {
+  for (const n of SIDEBAR_SIZES) {
+    note(`sidebar: ${n} tasks`);
     const { dir } = await board(n);
     const writer = await open(dir);
     const watchStore = await open(dir);
@@ -216,7 +229,8 @@ async function sidebarSection() {
 async function logsSection() {
   const { EventTail } = await load('store/events.js');
   const rows = [];
-  for (const n of QUICK ? [1_000, 100_000] : [1_000, 100_000]) {
+  for (const n of [1_000, 100_000]) {
+    note(`logs: ${n} lines`);
     const { dir, store } = await board(0);
     const line = (i) => JSON.stringify({ time: new Date().toISOString(), type: 'message_sent', from: 'lead', to: 'amy', messageType: 'message', excerpt: `message ${i} ${'x'.repeat(60)}` }) + '\n';
     let chunk = '';
@@ -234,23 +248,36 @@ async function logsSection() {
     const newMsg = [];
     const whole = [];
     for (let i = 0; i < RUNS; i++) {
-      await store.events.record('message_sent', { from: 'lead', to: 'amy', excerpt: `late ${i}` });
-      let a = clock();
-      const r = await tail.readNew();
-      newEvent.push(clock() - a);
-      if (r.events.length !== 1) throw new Error(`tail read ${r.events.length} events, expected 1`);
       await store.send({ from: 'lead', to: 'amy', type: 'message', text: `late ${i}` });
-      a = clock();
+      let a = clock();
       const m = await store.mail.read('amy');
       newMsg.push(clock() - a);
       if (m.messages.length !== 1) throw new Error(`inbox read ${m.messages.length} messages, expected 1`);
+      // The send recorded an event of its own: read past it, then time one new event.
+      await tail.readNew();
+      await store.events.record('message_sent', { from: 'lead', to: 'amy', excerpt: `late ${i}` });
       a = clock();
-      readFileSync(path.join(dir, 'events.jsonl'), 'utf8').split('\n').map((l) => (l ? JSON.parse(l) : null));
+      const r = await tail.readNew();
+      newEvent.push(clock() - a);
+      if (r.events.length !== 1) throw new Error(`tail read ${r.events.length} events, expected 1`);
+      // The reference: the whole log read and parsed, across its sealed segments (what a reader without a cursor does).
+      a = clock();
+      const all = await store.events.read();
       whole.push(clock() - a);
+      if (all.events.length < n) throw new Error(`the whole log has ${all.events.length} events, expected at least ${n}`);
     }
-    rows.push([num(n, 0), mr(newEvent), mr(newMsg), mr(whole), ratio(med(newEvent), med(whole))]);
+    const small = med(newEvent) / med(whole);
+    rows.push([num(n, 0), mr(newEvent), mr(newMsg), mr(whole), small < 0.01 ? `${small.toPrecision(2)}x` : ratio(med(newEvent), med(whole))]);
   }
-  printTable('Logs: reading what is new (one event, one message) in a log of N lines, ms; reference: reading and parsing the whole events file', ['lines', 'events tail, 1 new', 'inbox read, 1 new', 'whole events file', 'tail/whole'], rows);
+  printTable('Logs: reading what is new (one event; one message, cursor committed) in a log of N lines, ms; reference: reading and parsing the whole events log (all segments)', ['lines', 'events tail, 1 new', 'inbox read, 1 new', 'whole events log', 'tail/whole'], rows);
+}
+
+async function panesSection() {
+  const ctx = { dir: tempDir('teamux-scale-panes-'), tag: RUN_TAG.replace(/[^a-z0-9]/gi, '') };
+  const counts = await paneCountRows(ctx, { counts: [2, 4, 8, 16], runs: 3 });
+  printTable(`Panes: spawn to every pane's marker on screen (teamux start vs a cold tmux new-session + attach), ms, median (min–max) of 3, and RSS right after (teamux process vs tmux server + client), MiB; goal: start-up ≤ 3x tmux`, ['panes', 'teamux start-up', 'tmux start-up', 'ratio', 'teamux RSS', 'tmux RSS', 'RSS ratio'], counts);
+  const printing = await printingRows(ctx, { windowMs: QUICK ? 8_000 : 20_000, rounds: QUICK ? 1 : 3 });
+  printTable('CPU while 4 panes each print 100 lines/s, side by side over the same window, % of one core; goal ≤ 1.5x tmux (teamux skips intermediate frames: bytes to the terminal shown)', ['round', 'window (s)', 'teamux', 'tmux server + client', 'ratio', 'KiB/s to the terminal, teamux / tmux'], printing);
 }
 
 try {
@@ -261,6 +288,7 @@ try {
   if (want('tasks')) await tasksSection();
   if (want('sidebar')) await sidebarSection();
   if (want('logs')) await logsSection();
+  if (want('panes')) await panesSection();
   process.stdout.write(`\nload average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`);
 } finally {
   cleanupAll();

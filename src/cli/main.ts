@@ -41,6 +41,11 @@ export async function runCli(argv: string[], raw: CliContext): Promise<number> {
     ctx.out('teamux 0.1.0');
     return 0;
   }
+  // The plain `inbox read` an agent runs all the time takes a short path that loads no zod (cli/inbox-fast.ts).
+  if (name === 'inbox' && !rest.includes('--help') && !rest.includes('-h')) {
+    const code = await (await import('./inbox-fast.js')).inboxReadFast(rest, ctx);
+    if (code !== null) return code;
+  }
   const entry = verbs.find((v) => v.name === name);
   if (!entry) {
     ctx.err(`teamux: unknown verb "${name}"\n  hint: one of ${verbs.map((v) => v.name).join(', ')} (teamux --help)`);

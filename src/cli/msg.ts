@@ -4,11 +4,14 @@
  * file watch until something arrives; the cursor moves only after the messages were printed.
  */
 import { broadcast, commitInbox, readInbox, sendTyped } from '../ops/messages.js';
-import { MessageType, type Message } from '../protocol/types.js';
+import { MessageType } from '../protocol/types.js';
 import { visible } from '../protocol/visible.js';
 import { actingAs, EXIT_OK, EXIT_REFUSED, messageText, openTeam, parse, report, rosterHint, TEAM_OPTIONS, UsageError } from './context.js';
 import { dispatch, runAs } from './task.js';
 import type { SubVerb, Verb } from './verb.js';
+import { formatMessage } from './message-format.js';
+
+export { formatMessage };
 
 const msgSub: SubVerb[] = [
   {
@@ -89,9 +92,3 @@ export const inboxVerb: Verb = {
   run: (ctx, argv) => dispatch('inbox', inboxSub, ctx, argv),
 };
 
-/** One line per message: time, sender, type, request id, text (control characters and newlines escaped). */
-export function formatMessage(m: Message): string {
-  const req = m.request_id ? ` [${m.request_id}]` : '';
-  const payload = m.payload && 'approve' in m.payload ? ` (${m.payload.approve ? 'approved' : 'rejected'})` : '';
-  return `${visible(m.time.slice(11, 19))} ${m.from} → ${m.to} ${m.type}${req}${payload}: ${visible(m.text)}`;
-}

@@ -7,6 +7,9 @@ import { z } from 'zod';
 import { TaskPipeline } from './pipeline-fields.js';
 import { Budget } from './budget.js';
 import { ResponseSignature } from './trust.js';
+import { MESSAGE_TYPES, NAME_PATTERN } from './message-line.js';
+
+export { MESSAGE_TYPES, NAME_PATTERN };
 
 export const PROTOCOL_VERSION = 1;
 /** Requests are version 2: they belong to a run and a plan decision carries a signature (version 1 files are still read). */
@@ -15,7 +18,6 @@ export const REQUEST_VERSION = 2;
 export const TASK_VERSION = 2;
 
 /** Member and team names: safe as file names, never able to reach outside the team folder. */
-export const NAME_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/;
 export const Name = z.string().regex(NAME_PATTERN, { message: `expected a name matching ${NAME_PATTERN.source}` });
 
 export const MemberStatus = z.enum(['working', 'idle', 'stopping', 'exited']);
@@ -118,17 +120,6 @@ export const Task = z.object({
 });
 export type Task = z.infer<typeof Task>;
 
-export const MESSAGE_TYPES = [
-  'message',
-  'broadcast',
-  'result',
-  'idle_notification',
-  'task_assignment',
-  'shutdown_request',
-  'shutdown_response',
-  'plan_approval_request',
-  'plan_approval_response',
-] as const;
 export const MessageType = z.enum(MESSAGE_TYPES);
 export type MessageType = z.infer<typeof MessageType>;
 

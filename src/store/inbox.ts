@@ -9,7 +9,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import { Message, type MessageType } from '../protocol/types.js';
+import { checkMessage } from '../protocol/message-line.js';
+import type { Message, MessageType } from '../protocol/types.js';
 import { promises as fsp, readdirSync } from 'node:fs';
 import { appendLine, ensureDir, openForRead, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
 import type { InboxStore } from './backend.js';
@@ -62,7 +63,9 @@ export function composeMessage(out: Outgoing): Message {
 
 /** A message as its one JSON line, checked against the schema and MAX_MESSAGE_BYTES (RangeError past it). */
 export function messageLine(msg: Message): string {
-  const line = JSON.stringify(Message.parse(msg));
+  const checked = checkMessage(msg);
+  if (!checked.ok) throw new TypeError(`not a message: ${checked.path || '(top)'}: ${checked.message}`);
+  const line = JSON.stringify(checked.msg);
   if (Buffer.byteLength(line) > MAX_MESSAGE_BYTES) throw new RangeError(`message is larger than ${MAX_MESSAGE_BYTES} bytes`);
   return line;
 }
@@ -266,10 +269,9 @@ function parseInbox(buf: Buffer, file: string, base: number, seen: Set<string>, 
 /** One inbox line as a message, or why it is not one (every backend reads lines this way). */
 export function parseMessage(line: string): { ok: true; msg: Message } | { ok: false; message: string } {
   try {
-    const parsed = Message.safeParse(JSON.parse(line));
-    if (parsed.success) return { ok: true, msg: parsed.data };
-    const issue = parsed.error.issues[0]!;
-    return { ok: false, message: `bad message: ${issue.path.join('.') || '(top)'}: ${issue.message}` };
+    const checked = checkMessage(JSON.parse(line));
+    if (checked.ok) return { ok: true, msg: checked.msg };
+    return { ok: false, message: `bad message: ${checked.path || '(top)'}: ${checked.message}` };
   } catch (err) {
     return { ok: false, message: `bad message line: ${(err as Error).message}` };
   }

@@ -3,7 +3,7 @@
  * NAME_PATTERN before they become path parts, so no member name can reach outside the folder.
  */
 import * as path from 'node:path';
-import { NAME_PATTERN } from '../protocol/types.js';
+import { NAME_PATTERN } from '../protocol/message-line.js';
 
 /** The paths of one team folder. */
 export class TeamPaths {
@@ -29,6 +29,11 @@ export class TeamPaths {
   /** The folder holding the `tmux` stand-in, first on a `native_teams` lead's PATH. */
   get tmuxShimBin(): string { return path.join(this.claude, 'bin'); }
   get usage(): string { return path.join(this.dir, 'usage'); }
+
+  /** The folders a store refuses to open when one is a link or not a folder. */
+  get guardedFolders(): string[] { return [this.tasks, this.inboxes, this.requests, this.heartbeats, this.spawns, this.transcripts, this.mcpConfigs]; }
+  /** The top-level files a store refuses to open when one is a link or not a regular file. */
+  get guardedFiles(): string[] { return [this.config, this.events, this.log]; }
 
   task(id: string): string { return path.join(this.tasks, `${id}.json`); }
   inbox(member: string): string { return path.join(this.inboxes, `${safeName(member)}.jsonl`); }

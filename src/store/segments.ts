@@ -9,7 +9,6 @@
 import { promises as fsp, readdirSync, renameSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { ensureDir } from './fsx.js';
-import { tryWithLock } from './lock.js';
 
 /** How one log is cut into segments. */
 export interface SegmentSpec {
@@ -70,6 +69,8 @@ export function sizeOf(file: string): number {
  */
 export async function sealIfFull(spec: SegmentSpec): Promise<number | null> {
   if (sizeOf(spec.file) < spec.maxBytes) return null;
+  // The lock module (proper-lockfile) is loaded only when a file is full: readers never need it.
+  const { tryWithLock } = await import('./lock.js');
   const r = await tryWithLock(spec.file, async () => {
     // Checked again under the lock: another writer may have sealed it a moment ago.
     if (sizeOf(spec.file) < spec.maxBytes) return null;

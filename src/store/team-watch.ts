@@ -8,7 +8,6 @@
  * (store/usage-tail.ts) for the budget line, which is worked out again when a log grows, team.json
  * changes, or a counted call leaves its window. The multiplexer reads this through app/team-view.
  */
-import chokidar, { type FSWatcher } from 'chokidar';
 import * as path from 'node:path';
 import { budgetSummary, type Budget, type BudgetSummary } from '../protocol/budget.js';
 import type { PipelineSummary } from '../protocol/pipeline.js';
@@ -16,6 +15,7 @@ import type { ProtocolRequest, Task, TeamEvent } from '../protocol/types.js';
 import { BoardModel, type BoardView, type WithReady } from './board-model.js';
 import { readClaudeActivity, type ClaudeActivity } from './claude.js';
 import { EventTail, isEventSegment } from './events.js';
+import { FolderWatch } from './folder-watch.js';
 import { ensureDir, type FileProblem } from './fsx.js';
 import type { MemberView, TeamStore } from './team.js';
 import { UsageTail } from './usage-tail.js';
@@ -83,7 +83,7 @@ export class TeamWatch {
   private lastReload = 0;
   private reloading: Promise<void> | null = null;
   // lifecycle
-  private watcher: FSWatcher | null = null;
+  private watcher: FolderWatch | null = null;
   private readonly listeners = new Set<(s: TeamState) => void>();
 
   constructor(private readonly store: TeamStore) {
@@ -93,19 +93,22 @@ export class TeamWatch {
 
   /** Load everything once and start watching. */
   async start(): Promise<void> {
-    await this.reload();
     const p = this.store.paths;
     // The usage folder is watched from the start, so the first model call of a member shows.
     await ensureDir(p.usage);
-    this.watcher = chokidar.watch([p.tasks, p.requests, p.config, p.events, p.segments, p.claude, this.store.pipeline.dir, p.usage], {
-      ignoreInitial: true,
-      ignored: (f: string) => /\.tmp$|\.lock(\/|$)/.test(f) || path.basename(f).startsWith('.'),
-      atomic: false,
-      depth: 1,
+    // inotify on the folders themselves: a change costs the same on a board of 10 or 10,000 tasks.
+    const folders = [p.tasks, p.requests, p.segments, p.claude, this.store.pipeline.dir, p.usage].map((d) => path.relative(p.dir, d));
+    this.watcher = new FolderWatch(p.dir, folders, {
+      change: (file) => {
+        if (!/\.tmp$|\.lock(\/|$)/.test(file) && !path.basename(file).startsWith('.')) this.noteChange(file);
+      },
+      error: (err) => this.store.log.error('team folder watch', err),
     });
-    this.watcher.on('all', (_event, file) => this.noteChange(file));
-    this.watcher.on('error', (err) => this.store.log.error('team folder watch', err));
-    await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
+    // Armed before the first read, so a change that lands during it is read again after it.
+    this.watcher.start();
+    this.reloading = this.reload();
+    await this.reloading;
+    this.reloading = null;
     this.scheduleWindow();
   }
 
@@ -140,7 +143,7 @@ export class TeamWatch {
     this.timer = null;
     this.windowTimer = null;
     this.listeners.clear();
-    await this.watcher?.close();
+    this.watcher?.close();
     this.watcher = null;
   }
 

@@ -148,7 +148,7 @@ export class TeamStore {
   /** The first subfolder (or top-level file) that is a link or of the wrong kind, as an error; null when all are sound. */
   private unsafeFolder(): UnsafePathError | null {
     const p = this.paths;
-    for (const sub of [p.tasks, p.inboxes, p.requests, p.heartbeats, p.spawns, p.transcripts, p.mcpConfigs]) {
+    for (const sub of p.guardedFolders) {
       try {
         checkFolderSync(sub);
       } catch (err) {
@@ -156,7 +156,7 @@ export class TeamStore {
         throw err;
       }
     }
-    for (const file of [p.config, p.events, p.log]) {
+    for (const file of p.guardedFiles) {
       try {
         checkFileSync(file);
       } catch (err) {

@@ -1,6 +1,7 @@
-// The CLI's floor: `teamux --version` loads only the entry and the verb table, and small team verbs
-// (inbox read, task claim) never load the UI, node-pty, the SDK, the MCP server or the demo. Real child
-// processes, with a module hook that reports every module they load.
+// The CLI's floor: `teamux --version` loads only the entry and the verb table, small team verbs
+// (inbox read, task claim) never load the UI, node-pty, the SDK, the MCP server or the demo, and a
+// plain `inbox read` loads no package at all (no zod, no lock library, not the whole store). Real
+// child processes, with a module hook that reports every module they load.
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -44,7 +45,14 @@ describe('cli start-up', () => {
     for (const argv of [['inbox', 'read', '--as', 'amy'], ['task', 'claim', '--as', 'amy']]) {
       const r = await loaded([...argv, '--team-dir', t.dir]);
       expect(r.code, argv.join(' ')).toBe(0);
-      expect(r.modules.some((m) => m.endsWith('/dist/store/team.js'))).toBe(true);
+      // The plain inbox read takes the short path (cli/inbox-fast.ts): the inbox module and nothing of the rest.
+      const inbox = argv[0] === 'inbox';
+      expect(r.modules.some((m) => m.endsWith('/dist/store/team.js')), argv.join(' ')).toBe(!inbox);
+      if (inbox) {
+        expect(r.out).toMatch(/lead → amy message: hello/);
+        expect(r.modules.filter((m) => m.includes('node_modules'))).toEqual([]);
+        expect(r.modules.some((m) => m.endsWith('/dist/store/inbox.js'))).toBe(true);
+      }
       for (const re of HEAVY) expect(r.modules.filter((m) => re.test(m)), `${argv.join(' ')} loads ${re}`).toEqual([]);
     }
   }, 60_000);

@@ -118,6 +118,25 @@ export function deadSubscriptionCommand(): string[] {
   return ['refresh-client', '-B', `${DEAD_SUBSCRIPTION}:%*:#{pane_dead} #{pane_dead_status} #{pane_dead_signal}`];
 }
 
+/**
+ * Streams a pane's output (only what the pane prints, -O) into a FIFO through `cat`, replacing any
+ * pipe the pane had. tmux 3.3a's control mode sends %output one escaped byte at a time; a pipe
+ * carries the bytes as they are.
+ */
+export function pipePaneCommand(paneId: string, fifo: string): string[] {
+  return ['pipe-pane', '-O', '-t', paneId, `exec cat > ${shellQuote(fifo)}`];
+}
+
+/** Closes a pane's pipe (pipe-pane without a command). */
+export function closePipeCommand(paneId: string): string[] {
+  return ['pipe-pane', '-t', paneId];
+}
+
+/** Stops %output to this control client: pane bytes come through pipes instead. */
+export function noOutputCommand(): string[] {
+  return ['refresh-client', '-f', 'no-output'];
+}
+
 /** argv that makes a tmux client a control client attached to the session. */
 export function attachArgs(session: string): string[] {
   return ['-C', 'attach-session', '-t', sessionTarget(session)];

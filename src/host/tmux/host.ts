@@ -12,6 +12,7 @@
 import type { Disposable, PaneExit, PaneHost, PaneProcess, PaneSpec } from '../types.js';
 import {
   attachArgs,
+  closePipeCommand,
   deadSubscriptionCommand,
   decorateSequence,
   DEAD_SUBSCRIPTION,
@@ -19,17 +20,20 @@ import {
   listPanesCommand,
   newSessionArgv,
   newWindowSequence,
+  noOutputCommand,
   paneState,
   paneStateCommand,
   parseCreated,
   parseDeadValue,
   parsePaneList,
+  pipePaneCommand,
   sessionTarget,
   tmuxSessionName,
   type PaneState,
 } from './commands.js';
 import { ControlClient, type ControlExit, type ControlNotification } from './control-client.js';
 import { TmuxPane, type PaneChannel, type PaneIdentity } from './pane.js';
+import { PaneFifos } from './pipe-stream.js';
 import { ExecTmuxRunner, type TmuxRunner } from './runner.js';
 import { parseSnapshot, renderSnapshot, snapshotSequence } from './screen.js';
 
@@ -49,6 +53,13 @@ export interface TmuxHostOptions {
   configFile?: string;
   /** Scrollback lines included in an adopted pane's initialScreen. Default 1000. */
   historyLines?: number;
+  /**
+   * How pane output reaches teamux: 'control' (%output in control mode, the default) or 'pipe'
+   * (pipe-pane into a FIFO per pane, with %output turned off for this client). Each pane's pipe is
+   * opened in the same tmux sequence as its snapshot, so the snapshot holds exactly what came before
+   * the stream.
+   */
+  output?: 'control' | 'pipe';
 }
 
 const EXITED_UNKNOWN: PaneExit = { exitCode: null, signal: null };
@@ -87,6 +98,8 @@ export class TmuxHost implements PaneHost {
   // re-reads of panes reported dead before their exit status was known, by pane id
   private readonly rechecks = new Map<string, NodeJS.Timeout>();
   private serverPid: number | undefined;
+  // pipe output: the panes' FIFOs (undefined in control mode)
+  private readonly fifos: PaneFifos | undefined;
   // spawn/attach run one at a time: the first may create the session
   private queue: Promise<unknown> = Promise.resolve();
   // lifecycle
@@ -97,6 +110,7 @@ export class TmuxHost implements PaneHost {
     this.session = tmuxSessionName(options.session);
     this.runner = options.runner ?? new ExecTmuxRunner({ env: { ...process.env, ...options.env }, cwd: options.cwd });
     this.global = globalArgs(options.socket, options.configFile);
+    this.fifos = options.output === 'pipe' ? new PaneFifos() : undefined;
     this.channel = {
       send: (commands) => {
         const client = this.client;
@@ -147,6 +161,11 @@ export class TmuxHost implements PaneHost {
     this.dropClient();
     for (const timer of this.rechecks.values()) clearTimeout(timer);
     this.rechecks.clear();
+    // Pipes closed first, so no `cat` is left writing into a FIFO nobody reads.
+    const piped = [...this.panes.keys()].filter((id) => this.fifos?.has(id));
+    // (An empty sequence would be an empty line, which tmux never answers.)
+    if (client && piped.length > 0) await client.sequence(piped.map(closePipeCommand)).catch(() => {});
+    this.fifos?.close();
     for (const pane of this.panes.values()) pane.dispose();
     this.panes.clear();
     if (client) await client.close();
@@ -196,17 +215,26 @@ export class TmuxHost implements PaneHost {
     });
     if (!pane) throw new Error('tmux new-window printed no pane id');
     await client.sequence(decorateSequence(pane.paneId, spec.id, spec.cols, spec.rows));
+    // Pipe output: what the member printed before its pipe opened is in the snapshot taken with it.
+    if (this.fifos) await this.adopt(client, pane);
     return pane;
   }
 
   /** Snapshots a pane already running before this client saw it; drops the output the snapshot holds. */
   private async adopt(client: ControlClient, pane: TmuxPane): Promise<void> {
-    pane.beginSnapshot();
     const history = this.options.historyLines ?? 1000;
+    let sequence = snapshotSequence(pane.paneId, history);
+    const piped = this.fifos !== undefined;
+    if (this.fifos) {
+      // The pipe opens in the same atomic sequence as the snapshot: bytes after it come through the FIFO.
+      const fifo = await this.fifos.open(pane.paneId, (bytes) => pane.receive(bytes));
+      sequence = [pipePaneCommand(pane.paneId, fifo), ...sequence];
+    }
+    pane.beginSnapshot(piped);
     await client
-      .sequence(snapshotSequence(pane.paneId, history), (outcome) => {
+      .sequence(sequence, (outcome) => {
         if (!outcome.ok) return pane.endSnapshot(undefined);
-        const snapshot = parseSnapshot(outcome.blocks);
+        const snapshot = parseSnapshot(piped ? outcome.blocks.slice(1) : outcome.blocks);
         pane.endSnapshot(renderSnapshot(snapshot));
         this.applyState(pane, paneState(...snapshot.dead));
       })
@@ -222,7 +250,7 @@ export class TmuxHost implements PaneHost {
     ];
     try {
       await client.ready;
-      const [, pid] = await client.sequence([deadSubscriptionCommand(), ['display-message', '-p', '#{pid}']]);
+      const [, pid] = await client.sequence([deadSubscriptionCommand(), ['display-message', '-p', '#{pid}'], ...(this.fifos ? [noOutputCommand()] : [])]);
       this.serverPid = Number(pid?.[0]) || undefined;
     } catch (error) {
       if (this.client === client) this.dropClient();
@@ -265,7 +293,7 @@ export class TmuxHost implements PaneHost {
     const present = new Map(parsePaneList(lines).map((info) => [info.paneId, info]));
     for (const pane of this.panes.values()) {
       const info = present.get(pane.paneId);
-      if (!info) pane.markExited(EXITED_UNKNOWN);
+      if (!info) this.exited(pane, EXITED_UNKNOWN);
       else this.applyState(pane, info.state);
     }
   }
@@ -278,8 +306,8 @@ export class TmuxHost implements PaneHost {
    */
   private applyState(pane: TmuxPane, state: PaneState, attempt = 0): void {
     if (state === 'alive' || pane.exited) return;
-    if (state !== 'reaping') return pane.markExited(state);
-    if (attempt >= REAP_ATTEMPTS) return pane.markExited(EXITED_UNKNOWN);
+    if (state !== 'reaping') return this.exited(pane, state);
+    if (attempt >= REAP_ATTEMPTS) return this.exited(pane, EXITED_UNKNOWN);
     if (this.rechecks.has(pane.paneId)) return;
     if (this.serverPid !== undefined) this.runner.signal(this.serverPid, 'SIGCHLD');
     const timer = setTimeout(() => {
@@ -287,6 +315,21 @@ export class TmuxHost implements PaneHost {
       void this.recheck(pane, attempt + 1);
     }, REAP_RECHECK_MS);
     this.rechecks.set(pane.paneId, timer);
+  }
+
+  /**
+   * Reports an exit. Pipe output: the pane's last bytes may still be in its FIFO when tmux reports the
+   * death, so the exit waits until the FIFO has gone quiet; then the pipe is closed and removed.
+   */
+  private exited(pane: TmuxPane, exit: PaneExit): void {
+    const fifos = this.fifos;
+    if (!fifos?.has(pane.paneId)) return pane.markExited(exit);
+    void fifos.drained(pane.paneId).then(() => {
+      pane.markExited(exit);
+      if (this.disposed) return;
+      this.client?.command(closePipeCommand(pane.paneId)).catch(() => {});
+      fifos.drop(pane.paneId);
+    });
   }
 
   private async recheck(pane: TmuxPane, attempt: number): Promise<void> {
@@ -308,7 +351,7 @@ export class TmuxHost implements PaneHost {
     if (this.disposed) return;
     void this.sessionExists().then((exists) => {
       if (exists) return;
-      for (const pane of this.panes.values()) pane.markExited(EXITED_UNKNOWN);
+      for (const pane of this.panes.values()) this.exited(pane, EXITED_UNKNOWN);
     });
   }
 

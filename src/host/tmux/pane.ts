@@ -44,6 +44,8 @@ export class TmuxPane implements PaneProcess {
   // the stream: snapshot replayed first, then live bytes (held while unheard or paused)
   private screen: string | undefined;
   private syncing = false;
+  // while syncing: true when live bytes come after the snapshot (a pipe opened with it), so they are held, not dropped
+  private holdWhileSyncing = false;
   private paused = false;
   private held: Uint8Array[] = [];
   private flushQueued = false;
@@ -122,8 +124,8 @@ export class TmuxPane implements PaneProcess {
 
   /** Host side: bytes from `%output` for this pane. */
   receive(bytes: Uint8Array): void {
-    if (this.disposed || this.syncing || bytes.length === 0) return;
-    if (this.held.length === 0 && !this.paused && this.data.size > 0) {
+    if (this.disposed || bytes.length === 0 || (this.syncing && !this.holdWhileSyncing)) return;
+    if (this.held.length === 0 && !this.syncing && !this.paused && this.data.size > 0) {
       this.data.emit(bytes);
       return;
     }
@@ -131,15 +133,21 @@ export class TmuxPane implements PaneProcess {
     this.queueFlush();
   }
 
-  /** Host side: a snapshot is being taken; bytes until endSnapshot are already in it. */
-  beginSnapshot(): void {
+  /**
+   * Host side: a snapshot is being taken. Control mode: bytes until endSnapshot are already in it
+   * and are dropped. `afterIt` (a pipe opened in the same tmux sequence): bytes are what follows the
+   * snapshot and are held until it is set.
+   */
+  beginSnapshot(afterIt = false): void {
     this.syncing = true;
+    this.holdWhileSyncing = afterIt;
   }
 
   /** Host side: the snapshot is complete (undefined when it failed); live bytes flow again. */
   endSnapshot(screen: string | undefined): void {
     this.syncing = false;
     this.screen = screen;
+    this.queueFlush();
   }
 
   /** Host side: the process has exited. Only the first report counts. */
@@ -156,7 +164,7 @@ export class TmuxPane implements PaneProcess {
     // Deliver held bytes after the caller's current step, in order, ahead of anything newer.
     queueMicrotask(() => {
       this.flushQueued = false;
-      if (this.disposed || this.paused || this.data.size === 0) return;
+      if (this.disposed || this.paused || this.syncing || this.data.size === 0) return;
       const held = this.held;
       this.held = [];
       this.data.emit(held.length === 1 ? held[0]! : Buffer.concat(held));
