@@ -15,7 +15,7 @@ import type { MemberView, TeamStore } from '../store/team.js';
 import { closeAfterRun, EXIT_OK, EXIT_REFUSED, parse, UsageError, type CliContext } from './context.js';
 import { loadLayoutOrFail } from './layout-team.js';
 import { detachMux, liveMux, ownTerminal, sayWhyDetached } from './mux-lock.js';
-import { claimScreenSeat, keyTableOf, muxFor, openForMux, requireTty, trustFor } from './start.js';
+import { keyTableOf, muxFor, openScreen, requireTty, trustFor } from './start.js';
 import { table } from './task.js';
 import { attachTmux, runningTeams, sessionTeamDir, tmuxRun, tmuxSocket } from './tmux-backend.js';
 import type { Verb } from './verb.js';
@@ -63,16 +63,7 @@ export const attachVerb: Verb = {
     // A team on a NATS store: its local folder's marker says where (credentials come from the env).
     const marker = readStoreMarker(dir);
     const remote = marker ? { url: marker.store, team: marker.team, env: ctx.env } : undefined;
-    const seat = remote ? await claimScreenSeat(remote) : null;
-    const opened = await openForMux(dir, 'tmux', remote).catch(async (err: unknown) => {
-      await seat?.release();
-      throw err;
-    });
-    const store = opened.store;
-    const release = async (): Promise<void> => {
-      await opened.release();
-      await seat?.release();
-    };
+    const { store, release } = await openScreen(dir, 'tmux', remote ?? null);
     // The run goes on, but this screen has a new key: members still running from the screen that
     // started them trust that screen's key only, and take this one's decisions after a restart (C-a R).
     const run = cfg.run ?? (await store.startRun()).run;

@@ -226,6 +226,30 @@ export async function claimScreenSeat(remote: RemoteTeam): Promise<{ release(): 
   return { release: async () => { await seat.release(); await b.backend.close(); } };
 }
 
+/**
+ * The screen's hold on its team: the store's screen seat when the team is shared (`remote`), then
+ * `prepare` (creating the team, for start), then the team opened for the multiplexer. If any step
+ * fails the seat is let go; release lets go of both.
+ */
+export async function openScreen(teamDir: string, backend: 'pty' | 'tmux', remote: RemoteTeam | null, prepare: () => Promise<void> = async () => {}): Promise<{ store: TeamStore; release: () => Promise<void> }> {
+  const seat = remote ? await claimScreenSeat(remote) : null;
+  let opened: { store: TeamStore; release: () => Promise<void> };
+  try {
+    await prepare();
+    opened = await openForMux(teamDir, backend, remote ?? undefined);
+  } catch (err) {
+    await seat?.release();
+    throw err;
+  }
+  return {
+    store: opened.store,
+    release: async () => {
+      await opened.release();
+      await seat?.release();
+    },
+  };
+}
+
 /** Create or refresh the layout's team: in its folder, or on the NATS store `url` (the folder keeps what is this machine's). */
 async function initForStart(teamDir: string, spec: TeamSpec, remote: RemoteTeam | null): Promise<void> {
   if (!remote) {
@@ -268,20 +292,7 @@ export const startVerb: Verb = {
     const needsModel = !givenDemo && !hasKey && (members.some((m) => m.agent) || (members.some((m) => m.claude) && existsSync(demoScriptDir(layout, file))));
     // A finished demo run's folder is archived; on a NATS store the team's state is the server's to keep.
     const archived = needsModel && !remote ? await archiveDemoRun(teamDir) : null;
-    const seat = remote ? await claimScreenSeat(remote) : null;
-    let opened: { store: TeamStore; release: () => Promise<void> };
-    try {
-      await initForStart(teamDir, teamSpecOf(layout, file), remote);
-      opened = await openForMux(teamDir, backend, remote ?? undefined);
-    } catch (err) {
-      await seat?.release();
-      throw err;
-    }
-    const store = opened.store;
-    const release = async (): Promise<void> => {
-      await opened.release();
-      await seat?.release();
-    };
+    const { store, release } = await openScreen(teamDir, backend, remote, () => initForStart(teamDir, teamSpecOf(layout, file), remote));
     if (archived) store.log.info(`the previous demo run was archived to ${archived}`);
     if (remote) store.log.info(`team ${layout.name} on the NATS store ${store.backend.where}; this machine's folder is ${teamDir}`);
     let closeDemo: (() => Promise<void>) | null = null;
