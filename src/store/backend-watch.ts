@@ -15,7 +15,8 @@ import { readClaudeActivity, type ClaudeActivity } from './claude.js';
 import { watchConnection } from './connection.js';
 import type { FileProblem } from './fsx.js';
 import type { MemberView, TeamStore } from './team.js';
-import { COALESCE_MS, TRAFFIC_LIMIT, type TeamState } from './team-watch.js';
+import { ReloadPacer } from './reload-pacer.js';
+import { TRAFFIC_LIMIT, type TeamState } from './team-watch.js';
 
 /** How often the roster is re-read for liveness that changes with time alone (a heartbeat ageing). */
 export const ROSTER_EVERY_MS = 2_000;
@@ -46,9 +47,7 @@ export class BackendWatch {
   private dirtyRoster = true;
   private dirtyEvents = true;
   private fullReload = true;
-  private timer: NodeJS.Timeout | null = null;
-  private lastReload = 0;
-  private reloading: Promise<void> | null = null;
+  private pacer: ReloadPacer | null = null;
   // lifecycle
   private running = false;
   private feed: EventFeed | null = null;
@@ -64,6 +63,11 @@ export class BackendWatch {
     const b = this.store.backend;
     this.feed = b.eventFeed();
     this.running = true;
+    this.pacer = new ReloadPacer({
+      reload: () => this.reload(),
+      reloaded: () => this.tell(),
+      failed: (err) => this.store.log.error(`reading the team from ${b.where} failed`, err),
+    });
     // The watches start before the first read, so a change in between is read again, never missed.
     const state = b.watchState((c) => this.note(c));
     this.disposers.push(() => state.dispose());
@@ -81,12 +85,7 @@ export class BackendWatch {
     });
     this.disposers.push(() => link.dispose());
     // The first read counts as a reload in progress: a change heard meanwhile is read after it.
-    this.reloading = this.reload();
-    try {
-      await this.reloading;
-    } finally {
-      this.reloading = null;
-    }
+    await this.pacer.first();
   }
 
   /** Subscribe to fresh state after each reload. */
@@ -114,11 +113,9 @@ export class BackendWatch {
   /** Stop following. */
   async dispose(): Promise<void> {
     this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
     this.listeners.clear();
     for (const d of this.disposers.splice(0)) d();
-    await this.reloading;
+    await this.pacer?.stop();
   }
 
   private note(c: StateChange): void {
@@ -143,21 +140,11 @@ export class BackendWatch {
   }
 
   private schedule(): void {
-    if (this.timer || !this.running) return;
-    const wait = Math.max(0, COALESCE_MS - (Date.now() - this.lastReload));
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.lastReload = Date.now();
-      void this.reloadSerial();
-    }, wait);
+    if (this.running) this.pacer?.schedule();
   }
 
-  private async reloadSerial(): Promise<void> {
-    while (this.reloading) await this.reloading;
-    if (!this.running) return;
-    this.reloading = this.reload().catch((err) => this.store.log.error(`reading the team from ${this.store.backend.where} failed`, err));
-    await this.reloading;
-    this.reloading = null;
+  /** Hand the listeners the state after a scheduled reload. */
+  private tell(): void {
     if (!this.running) return;
     const s = this.state();
     for (const l of this.listeners) l(s);

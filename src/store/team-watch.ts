@@ -18,10 +18,10 @@ import { EventTail, isEventSegment } from './events.js';
 import { FolderWatch } from './folder-watch.js';
 import { ensureDir, type FileProblem } from './fsx.js';
 import type { MemberView, TeamStore } from './team.js';
+import { ReloadPacer } from './reload-pacer.js';
 import { UsageTail } from './usage-tail.js';
 
-/** How long to let a burst of file events settle before reloading. */
-export const COALESCE_MS = 15;
+export { COALESCE_MS } from './reload-pacer.js';
 /** How many mailbox events the picture keeps. */
 export const TRAFFIC_LIMIT = 200;
 
@@ -77,11 +77,9 @@ export class TeamWatch {
   private dirtyBudget = true;
   private dirtyEvents = true;
   private fullReload = true;
-  private timer: NodeJS.Timeout | null = null;
+  private pacer: ReloadPacer | null = null;
   /** Fires when a counted model call leaves its budget window (spend drops without a file event). */
   private windowTimer: NodeJS.Timeout | null = null;
-  private lastReload = 0;
-  private reloading: Promise<void> | null = null;
   // lifecycle
   private watcher: FolderWatch | null = null;
   private readonly listeners = new Set<(s: TeamState) => void>();
@@ -106,9 +104,12 @@ export class TeamWatch {
     });
     // Armed before the first read, so a change that lands during it is read again after it.
     this.watcher.start();
-    this.reloading = this.reload();
-    await this.reloading;
-    this.reloading = null;
+    this.pacer = new ReloadPacer({
+      reload: () => this.reload(),
+      reloaded: () => this.tell(),
+      failed: (err) => this.store.log.error('team folder reload failed', err),
+    });
+    await this.pacer.first();
     this.scheduleWindow();
   }
 
@@ -138,13 +139,12 @@ export class TeamWatch {
 
   /** Stop watching. */
   async dispose(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
     if (this.windowTimer) clearTimeout(this.windowTimer);
-    this.timer = null;
     this.windowTimer = null;
     this.listeners.clear();
     this.watcher?.close();
     this.watcher = null;
+    await this.pacer?.stop();
   }
 
   private noteChange(file: string): void {
@@ -165,22 +165,11 @@ export class TeamWatch {
   }
 
   private schedule(): void {
-    if (this.timer || !this.watcher) return;
-    // The first change after a quiet spell reloads at once; changes that follow within COALESCE_MS
-    // wait for the end of that window and are read together in one reload.
-    const wait = Math.max(0, COALESCE_MS - (Date.now() - this.lastReload));
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.lastReload = Date.now();
-      void this.reloadSerial();
-    }, wait);
+    if (this.watcher) this.pacer?.schedule();
   }
 
-  private async reloadSerial(): Promise<void> {
-    while (this.reloading) await this.reloading;
-    this.reloading = this.reload().catch((err) => this.store.log.error('team folder reload failed', err));
-    await this.reloading;
-    this.reloading = null;
+  /** Hand the listeners the state after a scheduled reload. */
+  private tell(): void {
     if (!this.watcher) return;
     const s = this.state();
     for (const l of this.listeners) l(s);
