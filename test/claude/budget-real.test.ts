@@ -4,16 +4,14 @@
 // (the reason reaches the model, the file does not exist), the title and roster say "(budget spent)",
 // the lead is told once, a new message is not typed in and a prompt typed by hand is refused; raising the budget in team.json lets the
 // message through and the Write run.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedServer, type LoggedRequest, type ScriptedServer } from '../../src/demo/server.js';
 import { readClaudeActivity } from '../../src/store/claude.js';
 import { readUsage } from '../../src/store/usage.js';
-import { TeamStore } from '../../src/store/team.js';
-import { claudeCodeForTests, claudeOnPath, userHome } from '../helpers/claude-code.js';
-import { BIN, tempDir, waitFor } from '../helpers/team.js';
-import { TmuxDriver } from '../helpers/tmux.js';
+import { claudeCodeForTests } from '../helpers/claude-code.js';
+import { waitFor } from '../helpers/team.js';
+import { bodyText, startClaudeTeam } from './tmux-team.js';
 
 const CLAUDE = claudeCodeForTests();
 
@@ -29,63 +27,22 @@ teammates:
   - { name: amy, role: Writes, agent: { cli: claude, permission_mode: acceptEdits }, budget: { tokens: 1000, window: 1h } }
 `;
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const bodyText = (r: LoggedRequest): string => JSON.stringify(r.body);
-
 describe.skipIf(!CLAUDE)('a budget stops a Claude Code member (real binary, e2e in tmux)', () => {
   it('claude.budget-real-spent-budget-refuses-the-next-tool-and-holds-messages-until-raised', async () => {
-    const tmp = tempDir('teamux-claude-budget-');
-    // Claude Code writes into its HOME until it has exited: wait for the member processes to be gone.
-    cleanups.push(async () => {
-      const cfg = await TeamStore.open(path.join(tmp.dir, '.teamux', 'ccb')).then((r) => (r.ok ? r.store.config() : null)).catch(() => null);
-      const pids = (cfg?.members ?? []).map((m) => m.pid).filter((p): p is number => p !== null);
-      await waitFor(() => pids.every((p) => !pidAlive(p)), 'the member processes to exit', 30_000, 50).catch(() => undefined);
-      await waitFor(() => {
-        try {
-          rmSync(tmp.dir, { recursive: true, force: true });
-          return true;
-        } catch {
-          return false;
-        }
-      }, 'the test folder removed', 30_000, 200);
-    });
-    const root = tmp.dir;
-    const target = path.join(root, 'spent.txt');
-    const layout = path.join(root, 'team.yaml');
-    writeFileSync(layout, LAYOUT);
-    const pathDir = claudeOnPath(root, CLAUDE!);
-    const user = userHome(root);
-    const write = { tool_use: { name: 'Write', input: { file_path: target, content: 'written\n' } } };
-    const server: ScriptedServer = await startScriptedServer({
-      scripts: {
-        amy: {
-          idle_reply: '(amy waits)',
-          steps: [
-            { when: { last_user_contains: 'write the file' }, reply: [{ text: 'Writing it.' }, write] },
-            { reply: [{ text: 'The budget stopped me.' }] },
-            { when: { last_user_contains: 'budget raised' }, reply: [write] },
-            { reply: [{ text: 'spent.txt written.' }] },
-          ],
-        },
-      } as never,
-    });
-    cleanups.push(() => server.close());
-
-    const env = `env -u ANTHROPIC_API_KEY -u TMUX -u TMUX_PANE PATH=${pathDir}:${process.env.PATH} HOME=${user.home} TEAMUX_DEMO_URL=${server.url}`;
-    const d = await TmuxDriver.start(`cd ${root} && ${env} ${process.execPath} ${BIN} start ${layout}; echo TEAMUX-EXIT=$?; sleep 600`, 200, 50);
-    cleanups.push(() => d.kill());
-    const teamDir = path.join(root, '.teamux', 'ccb');
-    const opened = await waitFor(() => (existsSync(path.join(teamDir, 'team.json')) ? TeamStore.open(teamDir) : null), 'the team folder', 30_000);
-    if (!opened.ok) throw new Error(opened.error.message);
-    const store = opened.store;
+    const spentFile = (root: string): string => path.join(root, 'spent.txt');
+    const write = (root: string) => ({ tool_use: { name: 'Write', input: { file_path: spentFile(root), content: 'written\n' } } });
+    const { root, store, server, d } = await startClaudeTeam(CLAUDE!, 'ccb', LAYOUT, (root) => ({
+      amy: {
+        idle_reply: '(amy waits)',
+        steps: [
+          { when: { last_user_contains: 'write the file' }, reply: [{ text: 'Writing it.' }, write(root)] },
+          { reply: [{ text: 'The budget stopped me.' }] },
+          { when: { last_user_contains: 'budget raised' }, reply: [write(root)] },
+          { reply: [{ text: 'spent.txt written.' }] },
+        ],
+      },
+    }), cleanups);
+    const target = spentFile(root);
     const activity = () => readClaudeActivity(store.paths, 'amy');
     await waitFor(async () => (await activity())?.state === 'idle', 'amy idle at its prompt', 60_000, 50);
 

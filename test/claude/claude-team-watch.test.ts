@@ -22,8 +22,11 @@ afterEach(async () => {
 
 const SESSION = 'd97ebe46-ed21-4f79-bae8-c9ee7cc49b58';
 const TEAM = 'session-d97ebe46';
-const COUNT = 300;
-const HOLD_MS = 40;
+// Claude Code holds a message until its reader's next turn boundary (seconds). 150 ms is far shorter
+// than that and well under the 250 ms poll, yet longer than the event-loop stalls a loaded CI machine
+// shows: at 40 ms a loaded run missed 1 of 300.
+const COUNT = 120;
+const HOLD_MS = 150;
 
 // Claude Code's mailbox, sped up: write, hold, empty; half the writes in place, half atomically.
 const WRITER = `
