@@ -270,7 +270,7 @@ export class Multiplexer {
       case 'pane-dirty': return pane?.markDirty();
       case 'answer': return this.guarded(fx.label, async () => {
         const r = await this.opts.store.answerRequest(fx.request, fx.to, fx.approve, fx.text);
-        this.dispatch({ kind: 'say', text: r.ok ? fx.done : `${fx.failed}: ${r.message}` });
+        this.dispatch(r.ok ? { kind: 'answered', request: fx.request, approve: fx.approve, text: fx.done } : { kind: 'say', text: `${fx.failed}: ${r.message}` });
       });
       case 'broadcast': return this.guarded(fx.label, async () => {
         const r = await this.opts.store.broadcast(OPERATOR, fx.text);

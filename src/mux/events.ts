@@ -53,6 +53,11 @@ export type MuxEvent =
   /** A forced quit has terminated every pane. */
   | { kind: 'terminated' }
   | { kind: 'say'; text: string }
+  /**
+   * An answer to a request was written: until the next read of the team shows it, the screen counts
+   * it as answered, so the next C-a a / C-a r goes to the next pending request, never to this one again.
+   */
+  | { kind: 'answered'; request: string; approve: boolean; text: string }
   | { kind: 'status-expired'; serial: number }
   /** The outer terminal went away (SIGHUP, SIGTERM, end of input). */
   | { kind: 'hangup' };

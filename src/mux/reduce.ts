@@ -63,6 +63,12 @@ export function reduce(s: MuxState, e: MuxEvent): Step {
       return finish(s, 0, true);
     case 'say':
       return say(s, e.text);
+    case 'answered': {
+      const requests = s.snapshot.requests.map((r) => (r.id === e.request && r.status === 'pending' ? { ...r, status: e.approve ? 'approved' as const : 'rejected' as const } : r));
+      const [next, fx] = teamChanged(s, { ...s.snapshot, requests });
+      const [said, sayFx] = say(next, e.text);
+      return [said, [...fx, ...sayFx]];
+    }
     case 'status-expired':
       return s.message?.serial === e.serial ? same({ ...s, message: null }) : same(s);
     case 'hangup':

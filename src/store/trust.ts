@@ -149,9 +149,10 @@ export class TrustAuthority {
   async handle(id: string): Promise<EnrolmentAnswer> {
     const e = await this.files.read(id);
     const answer = typeof e === 'string' ? { refused: e } : this.decide(e);
-    await this.files.reply(id, answer);
+    // Logged before the answer is out: the record of a decision never trails what it let happen.
     if ('refused' in answer) this.log.warn(`refused the enrolment ${id}: ${answer.refused}`);
     else this.log.info(`certified ${answer.certificate.member}'s key ${keyId(answer.certificate.publicKey)} for run ${this.run}`);
+    await this.files.reply(id, answer);
     return answer;
   }
 

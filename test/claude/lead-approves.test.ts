@@ -105,7 +105,7 @@ describe.skipIf(!CLAUDE)('a Claude Code lead approves plans (real binary, e2e in
     expect(stolenTry.isError).toBe(true);
     expect(stolenTry.text).toContain('refused (unsigned)');
     expect(stolenTry.text).toContain('its token was already used');
-    expect(log()).toMatch(/refused the enrolment lead-[0-9a-f]+: its token was already used/);
+    await waitFor(() => /refused the enrolment lead-[0-9a-f]+: its token was already used/.test(log()), 'the screen\'s log of the refused enrolment', 30_000, 50);
 
     // 3. A hand-written approval signed with a key amy made, under a certificate she made: still blocked.
     const mallory = newKeyPair();

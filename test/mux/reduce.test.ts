@@ -225,6 +225,20 @@ describe('requests', () => {
     expect(fx.filter((f) => f.kind === 'answer')).toEqual([{ kind: 'answer', label: 'approve', request: 'req-perm-22', to: 'human', approve: true, text: 'approved by the operator', done: "allowed bob's Bash", failed: 'could not approve' }]);
   });
 
+  it('reduce.an-answered-request-is-not-answered-again-before-the-team-is-read-again', () => {
+    // C-a a right after a rejection was written, before the folder is read again: the answer goes to
+    // the next pending request, not to the one just rejected.
+    let { s, fx } = run(team(), { kind: 'team', snapshot: snapshot([plan, perm]) }, ...prefix('j'));
+    expect(s.selectedRequest).toBe('req-perm-22');
+    ({ s, fx } = run(s, { kind: 'answered', request: 'req-perm-22', approve: false, text: "denied bob's Bash" }));
+    expect(s.message?.text).toBe("denied bob's Bash");
+    expect(s.selectedRequest).toBe('req-plan-1');
+    expect(badge(s)).toBe('⚑ 1 plan awaiting C-a a');
+    expect(kinds(fx)).toContain('log');
+    ({ s, fx } = run(s, ...prefix('a')));
+    expect(fx.filter((f) => f.kind === 'answer').map((f) => (f as { request: string }).request)).toEqual(['req-plan-1']);
+  });
+
   it('reduce.reject-asks-for-feedback-and-needs-some', () => {
     let { s, fx } = run(team(), { kind: 'team', snapshot: snapshot([plan]) }, ...prefix('r'));
     expect(s.prompt?.edit.label).toBe("reject alice's plan — feedback:");
