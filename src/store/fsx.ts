@@ -184,30 +184,12 @@ export async function writeJson(file: string, value: unknown): Promise<void> {
  * microseconds, less than the three thread-pool round trips of the async API.
  */
 export async function appendLine(file: string, line: string): Promise<void> {
-  if (line.includes('\n')) throw new Error('appendLine: a JSONL record must not contain a newline');
-  const buf = Buffer.from(redact(line) + '\n', 'utf8');
-  checkFolderSync(path.dirname(file));
-  let fd: number;
-  try {
-    fd = openSync(file, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | NOFOLLOW | fsc.O_NONBLOCK, FILE_MODE);
-  } catch (err) {
-    throw linkRefused(file, err);
-  }
-  if (!fstatSync(fd).isFile()) {
-    closeSync(fd);
-    throw new UnsafePathError(file, 'is not a regular file');
-  }
-  try {
-    const written = writeSync(fd, buf, 0, buf.length);
-    if (written !== buf.length) throw new Error(`short append to ${file}: ${written} of ${buf.length} bytes`);
-  } finally {
-    closeSync(fd);
-  }
+  appendLines(file, [line]);
 }
 
 /** Append several JSONL records in one write (a reader sees them whole or as a prefix of whole lines). */
 export function appendLines(file: string, lines: string[]): void {
-  if (lines.some((l) => l.includes('\n'))) throw new Error('appendLines: a JSONL record must not contain a newline');
+  if (lines.some((l) => l.includes('\n'))) throw new Error('append: a JSONL record must not contain a newline');
   const buf = Buffer.from(lines.map((l) => redact(l) + '\n').join(''), 'utf8');
   checkFolderSync(path.dirname(file));
   let fd: number;
