@@ -8,12 +8,11 @@
  * from this machine's folder. The connection state rides along in the state for the status line; when
  * the connection comes back everything is read again, so nothing missed in the gap stays stale.
  */
-import type { ProtocolRequest, Task, TeamEvent } from '../protocol/types.js';
+import type { TeamEvent } from '../protocol/types.js';
 import type { EventFeed, StateChange } from './backend.js';
-import { BoardModel } from './board-model.js';
+import { BoardReader } from './board-reader.js';
 import { readClaudeActivity, type ClaudeActivity } from './claude.js';
 import { watchConnection } from './connection.js';
-import type { FileProblem } from './fsx.js';
 import type { MemberView, TeamStore } from './team.js';
 import { ReloadPacer } from './reload-pacer.js';
 import { TRAFFIC_LIMIT, type TeamState } from './team-watch.js';
@@ -30,11 +29,7 @@ export interface StoreLink {
 /** Watches a team through its store backend and keeps its state up to date. */
 export class BackendWatch {
   // data
-  private readonly board = new BoardModel<Task>();
-  private readonly taskProblems = new Map<string, FileProblem>();
-  private readonly requests = new Map<string, ProtocolRequest>();
-  private requestList: ProtocolRequest[] = [];
-  private problemList: FileProblem[] = [];
+  private readonly tasks: BoardReader;
   private traffic: TeamEvent[] = [];
   private roster: MemberView[] = [];
   private claude: Record<string, ClaudeActivity> = {};
@@ -55,6 +50,7 @@ export class BackendWatch {
   private readonly listeners = new Set<(s: TeamState) => void>();
 
   constructor(private readonly store: TeamStore) {
+    this.tasks = new BoardReader(store);
     this.link = store.backend.connection();
   }
 
@@ -96,10 +92,10 @@ export class BackendWatch {
 
   /** The current state (cheap: nothing is copied but the small lists). */
   state(): TeamState {
-    const board = this.board;
+    const board = this.tasks.board;
     const s = {
-      team: this.team, roster: this.roster, board, traffic: this.traffic, requests: this.requestList,
-      problems: this.problemList, claude: { ...this.claude }, pipeline: null, generation: this.generation, store: this.link,
+      team: this.team, roster: this.roster, board, traffic: this.traffic, requests: this.tasks.requestList,
+      problems: this.tasks.problemList, claude: { ...this.claude }, pipeline: null, generation: this.generation, store: this.link,
     };
     Object.defineProperty(s, 'tasks', { enumerable: true, get: () => board.all() });
     return s as unknown as TeamState;
@@ -152,15 +148,8 @@ export class BackendWatch {
 
   private async reload(): Promise<void> {
     if (this.fullReload) await this.readAll();
-    await this.readTasks(takeAll(this.dirtyTasks));
-    let requestsChanged = false;
-    for (const id of takeAll(this.dirtyRequests)) {
-      const r = await this.store.requests.get(id);
-      if (r.ok) this.requests.set(id, r.value);
-      else this.requests.delete(id);
-      requestsChanged = true;
-    }
-    if (requestsChanged) this.sortRequests();
+    await this.tasks.readTasks(takeAll(this.dirtyTasks));
+    await this.tasks.readRequests(takeAll(this.dirtyRequests));
     if (this.dirtyRoster) {
       this.dirtyRoster = false;
       const cfg = await this.store.readConfig();
@@ -189,39 +178,7 @@ export class BackendWatch {
     // Changes noted while this read runs are read again after it.
     this.dirtyTasks.clear();
     this.dirtyRequests.clear();
-    const snap = await this.store.tasks.snapshot();
-    this.board.reset(snap.tasks.filter((t) => t.status !== 'deleted'));
-    this.taskProblems.clear();
-    for (const pr of snap.problems) this.taskProblems.set(pr.path, pr);
-    this.problemList = [...this.taskProblems.values()];
-    const reqs = await this.store.requests.list();
-    this.requests.clear();
-    for (const r of reqs.requests) this.requests.set(r.id, r);
-    this.sortRequests();
-  }
-
-  /** Re-read the tasks that changed; only they and their dependents are re-classified. */
-  private async readTasks(ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    let problemsChanged = false;
-    for (const id of ids) {
-      const r = await this.store.tasks.readTask(id);
-      if (r.task && r.task.status !== 'deleted') this.board.set(r.task);
-      else this.board.delete(id);
-      // A problem is kept under where it was found: `<store> task.<id>` (or a folder's `<id>.json`).
-      for (const where of this.taskProblems.keys()) {
-        if (!where.endsWith(` task.${id}`) && !where.endsWith(`/${id}.json`)) continue;
-        this.taskProblems.delete(where);
-        problemsChanged = true;
-      }
-      if (r.problem) this.taskProblems.set(r.problem.path, r.problem);
-      problemsChanged ||= r.problem !== undefined;
-    }
-    if (problemsChanged) this.problemList = [...this.taskProblems.values()];
-  }
-
-  private sortRequests(): void {
-    this.requestList = [...this.requests.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    await this.tasks.readAll();
   }
 
   /** Keep the message traffic among the events that arrived since the last read. */

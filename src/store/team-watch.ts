@@ -1,7 +1,7 @@
 /**
  * TeamWatch: the one watch of a team folder, and the in-memory picture it keeps (roster, task
- * board, message traffic, requests, Claude Code activity). It owns a BoardModel, so a changed task
- * file costs one read and the re-classification of that task and its dependents; counts and the
+ * board, message traffic, requests, Claude Code activity). Its BoardReader (shared with the NATS
+ * screen's store/backend-watch.ts) owns a BoardModel, so a changed task file costs one read and the re-classification of that task and its dependents; counts and the
  * in-progress/ready lists stay current without copying or sorting the board. Bursts of file events
  * coalesce into one reload a few milliseconds later, and only the files that changed are re-read.
  * The events tail is store/events.ts's EventTail; the members' usage logs are tailed the same way
@@ -12,7 +12,8 @@ import * as path from 'node:path';
 import { budgetSummary, type Budget, type BudgetSummary } from '../protocol/budget.js';
 import type { PipelineSummary } from '../protocol/pipeline.js';
 import type { ProtocolRequest, Task, TeamEvent } from '../protocol/types.js';
-import { BoardModel, type BoardView, type WithReady } from './board-model.js';
+import type { BoardView, WithReady } from './board-model.js';
+import { BoardReader } from './board-reader.js';
 import { readClaudeActivity, type ClaudeActivity } from './claude.js';
 import { EventTail, isEventSegment } from './events.js';
 import { FolderWatch } from './folder-watch.js';
@@ -52,11 +53,7 @@ export interface TeamState {
 /** Watches a team folder and keeps its state up to date. */
 export class TeamWatch {
   // data
-  private readonly board = new BoardModel<Task>();
-  private readonly taskProblems = new Map<string, FileProblem>();
-  private readonly requests = new Map<string, ProtocolRequest>();
-  private requestList: ProtocolRequest[] = [];
-  private problemList: FileProblem[] = [];
+  private readonly tasks: BoardReader;
   private traffic: TeamEvent[] = [];
   private roster: MemberView[] = [];
   private claude: Record<string, ClaudeActivity> = {};
@@ -85,6 +82,7 @@ export class TeamWatch {
   private readonly listeners = new Set<(s: TeamState) => void>();
 
   constructor(private readonly store: TeamStore) {
+    this.tasks = new BoardReader(store);
     this.events = new EventTail(store.paths.events);
     this.usage = new UsageTail(store.paths);
   }
@@ -121,10 +119,10 @@ export class TeamWatch {
 
   /** The current state (cheap: nothing is copied but the small lists). */
   state(): TeamState {
-    const board = this.board;
+    const board = this.tasks.board;
     const s = {
-      team: this.team, roster: this.roster, board, traffic: this.traffic, requests: this.requestList,
-      problems: this.problemList, claude: { ...this.claude }, pipeline: this.pipeline, budget: this.budget, generation: this.generation,
+      team: this.team, roster: this.roster, board, traffic: this.traffic, requests: this.tasks.requestList,
+      problems: this.tasks.problemList, claude: { ...this.claude }, pipeline: this.pipeline, budget: this.budget, generation: this.generation,
     };
     // The whole board as an array is for callers that want it; the sidebar renders from `board`.
     Object.defineProperty(s, 'tasks', { enumerable: true, get: () => board.all() });
@@ -178,15 +176,8 @@ export class TeamWatch {
   private async reload(): Promise<void> {
     const tasksChanged = this.fullReload || this.dirtyTasks.size > 0;
     if (this.fullReload) await this.readAll();
-    await this.readTasks(takeAll(this.dirtyTasks));
-    let requestsChanged = false;
-    for (const id of takeAll(this.dirtyRequests)) {
-      const r = await this.store.requests.get(id);
-      if (r.ok) this.requests.set(id, r.value);
-      else this.requests.delete(id);
-      requestsChanged = true;
-    }
-    if (requestsChanged) this.requestList = [...this.requests.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    await this.tasks.readTasks(takeAll(this.dirtyTasks));
+    await this.tasks.readRequests(takeAll(this.dirtyRequests));
     if (this.dirtyRoster) {
       this.dirtyRoster = false;
       const cfg = await this.store.readConfig();
@@ -211,7 +202,7 @@ export class TeamWatch {
     // The pipeline line: its state changes with the board (the verifier is a task's owner).
     if (this.dirtyPipeline || tasksChanged) {
       this.dirtyPipeline = false;
-      this.pipeline = await this.store.pipeline.summary(this.store.pipeline.active() ? this.board.all() : []).catch(() => null);
+      this.pipeline = await this.store.pipeline.summary(this.store.pipeline.active() ? this.tasks.board.all() : []).catch(() => null);
     }
     this.generation++;
   }
@@ -259,36 +250,10 @@ export class TeamWatch {
   /** Read the whole folder (at start, or when the tasks folder itself was replaced). */
   private async readAll(): Promise<void> {
     this.fullReload = false;
-    const snap = await this.store.tasks.snapshot();
-    // A deleted task is a tombstone kept for the record, not part of the board.
-    this.board.reset(snap.tasks.filter((t) => t.status !== 'deleted'));
-    this.taskProblems.clear();
-    for (const pr of snap.problems) this.taskProblems.set(pr.path, pr);
-    this.problemList = [...this.taskProblems.values()];
+    // Changes noted while this read runs are read again after it.
     this.dirtyTasks.clear();
-    const reqs = await this.store.requests.list();
-    this.requests.clear();
-    for (const r of reqs.requests) this.requests.set(r.id, r);
-    this.requestList = [...this.requests.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     this.dirtyRequests.clear();
-  }
-
-  /** Re-read the task files that changed; only they and their dependents are re-classified. */
-  private async readTasks(ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    let problemsChanged = false;
-    for (const id of ids) {
-      const r = await this.store.tasks.readTask(id);
-      const file = this.store.paths.task(id);
-      // A deleted task is a tombstone kept for the record, not part of the board.
-      if (r.task && r.task.status !== 'deleted') this.board.set(r.task);
-      else this.board.delete(id);
-      const had = this.taskProblems.has(file);
-      if (r.problem) this.taskProblems.set(file, r.problem);
-      else this.taskProblems.delete(file);
-      problemsChanged ||= had || r.problem !== undefined;
-    }
-    if (problemsChanged) this.problemList = [...this.taskProblems.values()];
+    await this.tasks.readAll();
   }
 
   /** Keep the message traffic among the events appended since the last read. */
