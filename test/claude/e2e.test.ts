@@ -4,15 +4,12 @@
 // Messages are typed into idle panes, the plan gate refuses Write until the plan is approved, a
 // permission is allowed with C-a a and denied with C-a r (the feedback reaches the model), Stop
 // reports idle to the lead, and the user's own Claude Code settings are left as they were.
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedServer, type LoggedRequest, type ScriptedServer } from '../../src/demo/server.js';
-import { readClaudeActivity } from '../../src/store/claude.js';
-import { TeamStore } from '../../src/store/team.js';
-import { claudeCodeForTests, claudeOnPath, userHome } from '../helpers/claude-code.js';
-import { BIN, tempDir, waitFor } from '../helpers/team.js';
-import { TmuxDriver } from '../helpers/tmux.js';
+import { claudeCodeForTests } from '../helpers/claude-code.js';
+import { waitFor } from '../helpers/team.js';
+import { bodyText, startClaudeTeam } from './tmux-team.js';
 
 const CLAUDE = claudeCodeForTests();
 
@@ -53,53 +50,9 @@ function scripts(root: string): Record<string, unknown> {
   };
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Every text of a request body, flattened (tool results included). */
-const bodyText = (r: LoggedRequest): string => JSON.stringify(r.body);
-
 describe.skipIf(!CLAUDE)('Claude Code members (real binary, e2e in tmux)', () => {
   it('claude.e2e-messages-plan-gate-permissions-idle-and-untouched-user-settings', async () => {
-    const tmp = tempDir('teamux-claude-e2e-');
-    // Claude Code writes into its HOME until it has exited: wait for every member process to be gone.
-    cleanups.push(async () => {
-      const cfg = await TeamStore.open(path.join(tmp.dir, '.teamux', 'cce')).then((r) => (r.ok ? r.store.config() : null)).catch(() => null);
-      const pids = (cfg?.members ?? []).map((m) => m.pid).filter((p): p is number => p !== null);
-      await waitFor(() => pids.every((p) => !pidAlive(p)), 'the member processes to exit', 30_000, 50).catch(() => undefined);
-      // Hooks still finishing (SessionEnd, the detached Stop bookkeeping) may write a moment longer.
-      await waitFor(() => {
-        try {
-          rmSync(tmp.dir, { recursive: true, force: true });
-          return true;
-        } catch {
-          return false;
-        }
-      }, 'the test folder removed', 30_000, 200);
-    });
-    const root = tmp.dir;
-    const layout = path.join(root, 'team.yaml');
-    writeFileSync(layout, LAYOUT);
-    const pathDir = claudeOnPath(root, CLAUDE!);
-    const user = userHome(root);
-    const before = user.snapshot();
-    const server: ScriptedServer = await startScriptedServer({ scripts: scripts(root) as never });
-    cleanups.push(() => server.close());
-
-    const env = `env -u ANTHROPIC_API_KEY -u TMUX -u TMUX_PANE PATH=${pathDir}:${process.env.PATH} HOME=${user.home} TEAMUX_DEMO_URL=${server.url}`;
-    const d = await TmuxDriver.start(`cd ${root} && ${env} ${process.execPath} ${BIN} start ${layout}; echo TEAMUX-EXIT=$?; sleep 600`, 220, 50);
-    cleanups.push(() => d.kill());
-    const teamDir = path.join(root, '.teamux', 'cce');
-    const opened = await waitFor(() => (existsSync(path.join(teamDir, 'team.json')) ? TeamStore.open(teamDir) : null), 'the team folder', 30_000);
-    if (!opened.ok) throw new Error(opened.error.message);
-    const store = opened.store;
-    const idle = (name: string) => waitFor(async () => (await readClaudeActivity(store.paths, name))?.state === 'idle', `${name} idle at its prompt`, 60_000, 50);
+    const { root, store, server, d, idle, userBefore, userNow } = await startClaudeTeam(CLAUDE!, 'cce', LAYOUT, scripts, cleanups, 220);
     await Promise.all([idle('amy'), idle('bob')]);
 
     // A message to an idle member is typed into its pane and reaches the model.
@@ -166,7 +119,7 @@ describe.skipIf(!CLAUDE)('Claude Code members (real binary, e2e in tmux)', () =>
     await d.waitFor(/bob · Runs commands .*tok · \$\d+\.\d\d/, 'bob\'s tokens and cost in the title', 30_000);
 
     // Nothing of the user's own Claude Code settings changed, and no project .claude/ appeared.
-    expect(user.snapshot()).toEqual(before);
+    expect(userNow()).toEqual(userBefore);
     expect(existsSync(path.join(root, '.claude'))).toBe(false);
     process.stdout.write(`\n  key press to the permitted tool starting: ${keyToTool.toFixed(0)} ms; reference, key press to a shell command in the lead pane: ${keyToShell.toFixed(0)} ms (ratio ${(keyToTool / Math.max(1, keyToShell)).toFixed(1)}x); ${breakdown}\n`);
   }, 300_000);

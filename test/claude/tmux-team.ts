@@ -29,6 +29,10 @@ export interface ClaudeTeam {
   store: TeamStore;
   server: ScriptedServer;
   d: TmuxDriver;
+  /** The user's own Claude Code settings under the test HOME, as they were before teamux started. */
+  userBefore: Record<string, string>;
+  /** Those settings as they are now (teamux must never change them). */
+  userNow(): Record<string, string>;
   /** teamux.log as it is now. */
   log(): string;
   /** Wait until the member sits idle at its prompt. */
@@ -38,7 +42,7 @@ export interface ClaudeTeam {
 }
 
 /** Start `layout` (team `name`) with `scripts(root)`; `cleanups` gets what undoes it, in order. */
-export async function startClaudeTeam(claude: string, name: string, layout: string, scripts: (root: string) => Record<string, unknown>, cleanups: Array<() => Promise<void> | void>): Promise<ClaudeTeam> {
+export async function startClaudeTeam(claude: string, name: string, layout: string, scripts: (root: string) => Record<string, unknown>, cleanups: Array<() => Promise<void> | void>, cols = 200): Promise<ClaudeTeam> {
   const tmp = tempDir(`teamux-claude-${name}-`);
   cleanups.push(async () => {
     const cfg = await TeamStore.open(path.join(tmp.dir, '.teamux', name)).then((r) => (r.ok ? r.store.config() : null)).catch(() => null);
@@ -59,17 +63,19 @@ export async function startClaudeTeam(claude: string, name: string, layout: stri
   writeFileSync(file, layout);
   const pathDir = claudeOnPath(root, claude);
   const user = userHome(root);
+  const userBefore = user.snapshot();
   const server = await startScriptedServer({ scripts: scripts(root) as never });
   cleanups.push(() => server.close());
   const env = `env -u ANTHROPIC_API_KEY -u TMUX -u TMUX_PANE PATH=${pathDir}:${process.env.PATH} HOME=${user.home} TEAMUX_DEMO_URL=${server.url}`;
-  const d = await TmuxDriver.start(`cd ${root} && ${env} ${process.execPath} ${BIN} start ${file}; echo TEAMUX-EXIT=$?; sleep 600`, 200, 50);
+  const d = await TmuxDriver.start(`cd ${root} && ${env} ${process.execPath} ${BIN} start ${file}; echo TEAMUX-EXIT=$?; sleep 600`, cols, 50);
   cleanups.push(() => d.kill());
   const teamDir = path.join(root, '.teamux', name);
   const opened = await waitFor(() => (existsSync(path.join(teamDir, 'team.json')) ? TeamStore.open(teamDir) : null), 'the team folder', 30_000);
   if (!opened.ok) throw new Error(opened.error.message);
   const store = opened.store;
   return {
-    root, teamDir, store, server, d,
+    root, teamDir, store, server, d, userBefore,
+    userNow: () => user.snapshot(),
     log: () => (existsSync(store.paths.log) ? readFileSync(store.paths.log, 'utf8') : ''),
     idle: (member) => waitFor(async () => (await readClaudeActivity(store.paths, member))?.state === 'idle', `${member} idle at its prompt`, 60_000, 50),
     async say(from, to, text) {
