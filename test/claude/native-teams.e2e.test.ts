@@ -4,15 +4,13 @@
 // teamux's tmux stand-in, a teamux pane opens running the real teammate, the teammate gets the lead's
 // message, asks for Bash (allowed with C-a a: the command runs), answers, and the lead receives its
 // idle notification; the sidebar lists Claude Code's team and its traffic; quitting leaves no process.
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedServer, type LoggedRequest, type ScriptedServer } from '../../src/demo/server.js';
-import { TeamStore } from '../../src/store/team.js';
 import { pidAlive } from '../../src/store/liveness.js';
-import { claudeCodeForTests, claudeOnPath, userHome } from '../helpers/claude-code.js';
-import { BIN, tempDir, waitFor } from '../helpers/team.js';
-import { TmuxDriver } from '../helpers/tmux.js';
+import { claudeCodeForTests } from '../helpers/claude-code.js';
+import { waitFor } from '../helpers/team.js';
+import { bodyText, startClaudeTeam } from './tmux-team.js';
 
 const CLAUDE = claudeCodeForTests();
 
@@ -48,9 +46,6 @@ function scripts(root: string): Record<string, unknown> {
   };
 }
 
-/** Every text of a request body, flattened (tool results included). */
-const bodyText = (r: LoggedRequest): string => JSON.stringify(r.body);
-
 /** A process and its descendants, from /proc. */
 function tree(pid: number): number[] {
   const out = [pid];
@@ -69,33 +64,7 @@ function tree(pid: number): number[] {
 
 describe.skipIf(!CLAUDE)('Claude Code agent teams in teamux panes (real binary, e2e in tmux)', () => {
   it('native-teams.e2e-agent-opens-a-pane-permission-by-key-idle-notification-sidebar-and-clean-quit', async () => {
-    const tmp = tempDir('teamux-native-e2e-');
-    const root = tmp.dir;
-    cleanups.push(async () => {
-      await waitFor(() => {
-        try {
-          rmSync(root, { recursive: true, force: true });
-          return true;
-        } catch {
-          return false;
-        }
-      }, 'the test folder removed', 30_000, 200);
-    });
-    const layout = path.join(root, 'team.yaml');
-    writeFileSync(layout, LAYOUT);
-    const pathDir = claudeOnPath(root, CLAUDE!);
-    const user = userHome(root);
-    const before = user.snapshot();
-    const server: ScriptedServer = await startScriptedServer({ scripts: scripts(root) as never });
-    cleanups.push(() => server.close());
-
-    const env = `env -u ANTHROPIC_API_KEY -u TMUX -u TMUX_PANE PATH=${pathDir}:${process.env.PATH} HOME=${user.home} TEAMUX_DEMO_URL=${server.url}`;
-    const d = await TmuxDriver.start(`cd ${root} && ${env} ${process.execPath} ${BIN} start ${layout}; echo TEAMUX-EXIT=$?; sleep 600`, 200, 50);
-    cleanups.push(() => d.kill());
-    const teamDir = path.join(root, '.teamux', 'nat');
-    const opened = await waitFor(() => (existsSync(path.join(teamDir, 'team.json')) ? TeamStore.open(teamDir) : null), 'the team folder', 30_000);
-    if (!opened.ok) throw new Error(opened.error.message);
-    const store = opened.store;
+    const { root, teamDir, store, server, d, userBefore, userNow } = await startClaudeTeam(CLAUDE!, 'nat', LAYOUT, scripts, cleanups);
 
     // The lead's Agent call opens a teamux pane running the real teammate, named after it.
     await d.waitFor(/amy · Claude Code teammate/, 'the teammate pane titled amy', 120_000);
@@ -139,6 +108,6 @@ describe.skipIf(!CLAUDE)('Claude Code agent teams in teamux panes (real binary, 
     await waitFor(() => pids.every((p) => !pidAlive(p, null)), 'every lead and teammate process gone', 30_000, 100);
     expect(existsSync(path.join(teamDir, 'tmux.sock'))).toBe(false);
     // The user's own Claude Code settings are untouched (the lead ran with the demo HOME).
-    expect(user.snapshot()).toEqual(before);
+    expect(userNow()).toEqual(userBefore);
   }, 400_000);
 });
