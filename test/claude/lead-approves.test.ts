@@ -15,7 +15,7 @@ import type { ProtocolRequest } from '../../src/protocol/types.js';
 import { claudeCodeForTests } from '../helpers/claude-code.js';
 import { BIN, waitFor } from '../helpers/team.js';
 import { callTool } from '../mcp/helpers.js';
-import { bodyText, startClaudeTeam } from './tmux-team.js';
+import { approvingLeadLayout, approvingLeadScripts, bodyText, environOf, startClaudeTeam } from './tmux-team.js';
 
 const CLAUDE = claudeCodeForTests();
 
@@ -24,50 +24,19 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const LAYOUT = `name: ccl
-sidebar: { width: 48 }
-plan_approver: lead
-lead: { name: lead, role: Leads, agent: { cli: claude, permission_mode: acceptEdits } }
-teammates:
-  - { name: amy, role: Writes files, agent: { cli: claude, permission_mode: acceptEdits }, plan_required: true }
-`;
+const LAYOUT = approvingLeadLayout('ccl');
 
-function scripts(root: string): Record<string, unknown> {
-  const write = { tool_use: { name: 'Write', input: { file_path: path.join(root, 'hello.txt'), content: 'hello\n' } } };
-  return {
-    lead: {
-      idle_reply: '(the lead waits)',
-      steps: [
-        { when: { last_user_contains: 'approve it now' }, reply: [{ tool_use: { name: 'mcp__teamux__approve_plan', input: { request_id: '{{last_request_id}}', feedback: 'go ahead' } } }] },
-        { reply: [{ text: 'Approved amy\'s plan.' }] },
-      ],
-    },
-    amy: {
-      idle_reply: '(amy waits)',
-      steps: [
-        { when: { last_user_contains: 'write hello' }, reply: [{ tool_use: { name: 'mcp__teamux__submit_plan', input: { plan: '1. write hello.txt' } } }] },
-        { reply: [write] },
-        { reply: [{ text: 'Waiting for my plan to be approved.' }] },
-        { when: { last_user_contains: 'approve your own plan' }, reply: [{ tool_use: { name: 'mcp__teamux__approve_plan', input: { request_id: '{{last_request_id}}' } } }] },
-        { reply: [{ text: 'I could not approve it.' }] },
-        { when: { last_user_contains: 'try writing' }, reply: [write] },
-        { reply: [{ text: 'Still blocked.' }] },
-        { when: { all_user_contains: ['plan_approval_response'] }, reply: [write] },
-        { reply: [{ text: 'hello.txt written.' }] },
-      ],
-    },
-  };
-}
-
-/** The environment of a running process, as any process of the same user can read it. */
-function environOf(pid: number): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const kv of readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')) {
-    const at = kv.indexOf('=');
-    if (at > 0) env[kv.slice(0, at)] = kv.slice(at + 1);
-  }
-  return env;
-}
+const scripts = approvingLeadScripts((write) => [
+  { when: { last_user_contains: 'write hello' }, reply: [{ tool_use: { name: 'mcp__teamux__submit_plan', input: { plan: '1. write hello.txt' } } }] },
+  { reply: [write] },
+  { reply: [{ text: 'Waiting for my plan to be approved.' }] },
+  { when: { last_user_contains: 'approve your own plan' }, reply: [{ tool_use: { name: 'mcp__teamux__approve_plan', input: { request_id: '{{last_request_id}}' } } }] },
+  { reply: [{ text: 'I could not approve it.' }] },
+  { when: { last_user_contains: 'try writing' }, reply: [write] },
+  { reply: [{ text: 'Still blocked.' }] },
+  { when: { all_user_contains: ['plan_approval_response'] }, reply: [write] },
+  { reply: [{ text: 'hello.txt written.' }] },
+]);
 
 describe.skipIf(!CLAUDE)('a Claude Code lead approves plans (real binary, e2e in tmux)', () => {
   it('claude.lead-approves-a-teammates-plan-over-mcp-and-nobody-else-can', async () => {

@@ -1,6 +1,7 @@
 // A teamux screen running Claude Code members with the real binary, for the e2e tests: `teamux start`
 // in a private tmux server against a scripted Messages API this test owns, the team's store, and a
-// cleanup that waits for every member process to exit before removing the folder.
+// cleanup that waits for every member process to exit before removing the folder; and the shared
+// pieces of the plan-approving-lead tests (layout, scripts, reading a process's environment).
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { startScriptedServer, type LoggedRequest, type ScriptedServer } from '../../src/demo/server.js';
@@ -83,4 +84,45 @@ export async function startClaudeTeam(claude: string, name: string, layout: stri
       if (!sent.ok) throw new Error(sent.message);
     },
   };
+}
+
+/** A team whose Claude Code lead approves plans (`plan_approver: lead`) and whose amy must submit one. */
+export function approvingLeadLayout(name: string): string {
+  return `name: ${name}
+sidebar: { width: 48 }
+plan_approver: lead
+lead: { name: lead, role: Leads, agent: { cli: claude, permission_mode: acceptEdits } }
+teammates:
+  - { name: amy, role: Writes files, agent: { cli: claude, permission_mode: acceptEdits }, plan_required: true }
+`;
+}
+
+/**
+ * Scripts for that team: the lead approves the last plan request when told "approve it now"; amy's
+ * steps are the test's, given the Write of ROOT/hello.txt that her plan is about.
+ */
+export function approvingLeadScripts(amySteps: (write: Record<string, unknown>) => unknown[]): (root: string) => Record<string, unknown> {
+  return (root) => ({
+    lead: {
+      idle_reply: '(the lead waits)',
+      steps: [
+        { when: { last_user_contains: 'approve it now' }, reply: [{ tool_use: { name: 'mcp__teamux__approve_plan', input: { request_id: '{{last_request_id}}', feedback: 'go ahead' } } }] },
+        { reply: [{ text: 'Approved amy\'s plan.' }] },
+      ],
+    },
+    amy: {
+      idle_reply: '(amy waits)',
+      steps: amySteps({ tool_use: { name: 'Write', input: { file_path: path.join(root, 'hello.txt'), content: 'hello\n' } } }),
+    },
+  });
+}
+
+/** The environment of a running process, as any process of the same user can read it. */
+export function environOf(pid: number): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const kv of readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')) {
+    const at = kv.indexOf('=');
+    if (at > 0) env[kv.slice(0, at)] = kv.slice(at + 1);
+  }
+  return env;
 }
