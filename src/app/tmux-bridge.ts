@@ -11,6 +11,7 @@ import { rmSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
 import { parseLeadVerifyKey } from '../claude/lead-sig.js';
 import { shellCommandOf } from '../claude/tmux-shim/argv.js';
+import { CallerGate } from '../claude/tmux-shim/caller-gate.js';
 import { TmuxShim, type PaneRun, type ShimAnswer, type ShimPane, type TmuxSurface } from '../claude/tmux-shim/exec.js';
 import { demoRouted, ownMcpConfig, teammateOf } from '../claude/tmux-shim/teammate.js';
 import { shellQuote } from '../host/tmux/quote.js';
@@ -63,9 +64,17 @@ export class TmuxBridge<H> implements TmuxSurface {
   private readonly sockets = new Set<Socket>();
   /** Each teammate's --lead-verify-key, as the lead's respawn-pane gave it (see src/claude/lead-sig.ts). */
   private readonly verifyKeys = new Map<string, KeyObject>();
+  /** Who may change panes: the calling process, never its claimed $TMUX_PANE (caller-gate.ts). */
+  private readonly gate: CallerGate;
 
   constructor(private readonly opts: BridgeOptions<H>) {
     this.session = opts.session;
+    this.gate = new CallerGate({
+      panes: () => this.panes().flatMap((p) => (p.dead || p.pid === null ? [] : [{ id: p.id, pid: p.pid }])),
+      leadPane: LEAD_PANE_ID,
+      log: opts.store.log,
+      say: (text) => opts.control.say(text),
+    });
   }
 
   /** Listen on the socket (a stale socket file from a crashed run is replaced). */
@@ -115,7 +124,9 @@ export class TmuxBridge<H> implements TmuxSurface {
       if (nl < 0) return;
       s.off('data', onData);
       const req = parseRequest(buffer.slice(0, nl));
-      const answer = req ? this.handle(req.argv, req.pane) : Promise.resolve({ out: '', err: 'teamux: bad request from the tmux stand-in\n', code: 1, notes: [] });
+      const answer = req
+        ? this.gate.admit(s, req.argv, req.pane).then((a) => ('refused' in a ? a.refused : this.handle(req.argv, a.pane)))
+        : Promise.resolve({ out: '', err: 'teamux: bad request from the tmux stand-in\n', code: 1, notes: [] });
       void answer.then((a) => {
         if (s.destroyed) return;
         if (req?.bytes) {
