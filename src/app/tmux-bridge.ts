@@ -125,7 +125,7 @@ export class TmuxBridge<H> implements TmuxSurface {
       s.off('data', onData);
       const req = parseRequest(buffer.slice(0, nl));
       const answer = req
-        ? this.gate.admit(s, req.argv, req.pane).then((a) => ('refused' in a ? a.refused : this.handle(req.argv, a.pane)))
+        ? this.gate.admit(s, req.argv, req.pane, req.pid).then((a) => ('refused' in a ? a.refused : this.handle(req.argv, a.pane)))
         : Promise.resolve({ out: '', err: 'teamux: bad request from the tmux stand-in\n', code: 1, notes: [] });
       void answer.then((a) => {
         if (s.destroyed) return;
@@ -147,6 +147,7 @@ export class TmuxBridge<H> implements TmuxSurface {
   /** Stop listening and remove the socket file; the panes stay the multiplexer's. */
   dispose(): void {
     for (const s of this.sockets) s.destroy();
+    this.gate.dispose();
     this.server?.close();
     this.server = null;
     this.opts.control.dispose?.();
@@ -291,11 +292,13 @@ export class TmuxBridge<H> implements TmuxSurface {
   }
 }
 
-function parseRequest(line: string): { argv: string[]; pane: string | null; bytes: boolean } | null {
+function parseRequest(line: string): { argv: string[]; pane: string | null; pid: number | null; bytes: boolean } | null {
   try {
-    const v = JSON.parse(line) as { argv?: unknown; pane?: unknown; frame?: unknown };
+    const v = JSON.parse(line) as { argv?: unknown; pane?: unknown; pid?: unknown; frame?: unknown };
     if (!Array.isArray(v.argv) || !v.argv.every((a) => typeof a === 'string')) return null;
-    return { argv: v.argv as string[], pane: typeof v.pane === 'string' ? v.pane : null, bytes: v.frame === 'bytes' };
+    // The pid is a claim too: the caller check believes it only if that process holds the socket.
+    const pid = typeof v.pid === 'number' && Number.isInteger(v.pid) && v.pid > 0 ? v.pid : null;
+    return { argv: v.argv as string[], pane: typeof v.pane === 'string' ? v.pane : null, pid, bytes: v.frame === 'bytes' };
   } catch {
     return null;
   }

@@ -4,9 +4,14 @@
 // Code do everything, a teammate's own Claude Code title and style only its own pane, and nobody
 // else change anything, whatever $TMUX_PANE it claims. The same, against real processes and a real
 // bridge socket, is in caller-gate.test.ts.
+import { existsSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
+import { createConnection, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ancestry, callerOf, parseStat, peersInTable, placeInPane, shownCommand, ssTable, type Caller, type ProcReader } from '../../src/claude/tmux-shim/caller.js';
+import { ancestry, callerOf, diagPeers, parseStat, peersInTable, placeInPane, shownCommand, ssTable, tablePeers, type Caller, type PeerSource, type ProcReader } from '../../src/claude/tmux-shim/caller.js';
 import { changeOf, permit } from '../../src/claude/tmux-shim/caller-policy.js';
+import { SockDiag } from '../../src/claude/tmux-shim/sock-diag.js';
 import type { TmuxCommand } from '../../src/claude/tmux-shim/argv.js';
 
 /** A process table: pid → [comm, ppid, socket inodes it holds, cmdline]. */
@@ -81,19 +86,39 @@ describe('the caller of a connection, from /proc', () => {
   });
 
   it('caller.caller-of-believes-only-processes-that-hold-the-socket', async () => {
-    const table = (text: string) => ({ read: async () => ({ text }) });
-    const of = (text: string, world: Table = WORLD) => callerOf(7, () => PANES, fakeProc(world), table(text));
-    expect(await of(row(900, 5000, '("tmux",pid=100,fd=3)'))).toEqual({ pid: 100, command: 'perl /t/claude/bin/tmux respawn-pane', pane: '%0', fromAgent: true });
+    const table = (text: string) => tablePeers({ read: async () => ({ text }) });
+    const of = (text: string, world: Table = WORLD) => callerOf(7, null, () => PANES, fakeProc(world), table(text));
+    expect(await of(row(900, 5000, '("tmux",pid=100,fd=3)'))).toEqual({ pid: 100, command: 'perl /t/claude/bin/tmux respawn-pane', pane: '%0', fromAgent: true, lineage: 'tmux < claude' });
     // A name forged to list the lead's claude (20): 20 does not hold socket 903, so only 103 counts.
-    expect(await of(row(903, 5000, '("tmux",pid=20,fd=3),("tmux",pid=103,fd=3)'))).toMatchObject({ pid: 103, pane: '%1', fromAgent: false, command: 'perl tmux respawn-pane -t %2 ]0;evil' });
+    expect(await of(row(903, 5000, '("tmux",pid=20,fd=3),("tmux",pid=103,fd=3)'))).toMatchObject({ pid: 103, pane: '%1', fromAgent: false, command: 'perl tmux respawn-pane -t %2 ]0;evil', lineage: 'tmux < bash < claude < sh' });
     // Nobody listed holds it: unknown, with the listed pids named.
-    expect(await of(row(903, 5000, '("tmux",pid=20,fd=3)'))).toMatchObject({ error: expect.stringMatching(/no process holds socket 903 \(listed: 20\)/) });
+    expect(await of(row(903, 5000, '("tmux",pid=20,fd=3)'))).toMatchObject({ error: expect.stringMatching(/no process named holds socket 903 \(named: 20\)/) });
     // Held by two processes in different places (a fork after connecting): outside every pane.
     const forked = { ...WORLD, 106: ['tmux', 20, [904]] as Table[number] };
     expect(await of(row(904, 5000, '("tmux",pid=106,fd=3),("tmux",pid=104,fd=3)'), forked)).toMatchObject({ pid: 106, pane: null, fromAgent: false });
+    // Outside every pane, the lineage is cut after six names.
+    const deep: Table = { 1: ['init', 0] };
+    for (let pid = 2; pid <= 9; pid++) deep[pid] = [`p${pid}`, pid - 1];
+    deep[9] = ['tmux', 8, [905]];
+    expect(await of(row(905, 5000, '("tmux",pid=9,fd=3)'), deep)).toMatchObject({ pane: null, lineage: 'tmux < p8 < p7 < p6 < p5 < p4 < …' });
     expect(await of(SS_HEAD)).toMatchObject({ error: expect.stringMatching(/no peer for socket 5000/) });
-    expect(await callerOf(8, () => PANES, fakeProc(WORLD), table(''))).toMatchObject({ error: expect.stringMatching(/inode of the accepted socket/) });
-    expect(await callerOf(7, () => PANES, fakeProc(WORLD), { read: async () => ({ error: '`ss` is not installed', hint: 'install iproute2' }) })).toEqual({ error: '`ss` is not installed', hint: 'install iproute2' });
+    expect(await callerOf(8, null, () => PANES, fakeProc(WORLD), table(''))).toMatchObject({ error: expect.stringMatching(/inode of the accepted socket/) });
+    expect(await callerOf(7, null, () => PANES, fakeProc(WORLD), tablePeers({ read: async () => ({ error: '`ss` is not installed', hint: 'install iproute2' }) }))).toEqual({ error: '`ss` is not installed', hint: 'install iproute2' });
+  });
+
+  it('caller.a-claimed-pid-is-believed-only-if-it-holds-the-peer-socket', async () => {
+    const asked: number[] = [];
+    const diag = { peerOf: async (inode: number) => (asked.push(inode), inode === 5000 ? { peer: 903 } : { error: 'sock_diag: ERR errno 2' }) };
+    const fallback: PeerSource = { peer: async () => ({ inode: 903, pids: [103] }) };
+    const of = (pid: number | null, own = 5000) => callerOf(7, pid, () => PANES, fakeProc(WORLD, own), diagPeers(diag, fallback));
+    expect(await of(103)).toMatchObject({ pid: 103, pane: '%1', fromAgent: false });
+    expect(asked).toEqual([5000]);
+    // Claiming to be the lead's claude (or its stand-in 100) does not make it so: they do not hold socket 903.
+    expect(await of(20)).toMatchObject({ error: expect.stringMatching(/no process named holds socket 903 \(named: 20\)/) });
+    expect(await of(100)).toMatchObject({ error: expect.stringMatching(/named: 100/) });
+    // No claim, or a helper that cannot answer: the whole table decides.
+    expect(await of(null)).toMatchObject({ pid: 103 });
+    expect(await of(20, 5001)).toMatchObject({ pid: 103 });
   });
 
   it('caller.shown-command-strips-control-characters-and-truncates', () => {
@@ -113,11 +138,11 @@ describe('what a caller may change', () => {
     if (!c) throw new Error(`${argv.join(' ')} is a query`);
     return c;
   };
-  const lead: Caller = { pid: 100, command: 'tmux', pane: '%0', fromAgent: true };
-  const leadBash: Caller = { pid: 101, command: 'tmux', pane: '%0', fromAgent: false };
-  const mate: Caller = { pid: 102, command: 'tmux', pane: '%1', fromAgent: true };
-  const mateBash: Caller = { pid: 103, command: 'tmux', pane: '%1', fromAgent: false };
-  const outside: Caller = { pid: 104, command: 'tmux', pane: null, fromAgent: false };
+  const lead: Caller = { pid: 100, command: 'tmux', pane: '%0', fromAgent: true, lineage: 'tmux < claude' };
+  const leadBash: Caller = { pid: 101, command: 'tmux', pane: '%0', fromAgent: false, lineage: 'tmux < bash < claude' };
+  const mate: Caller = { pid: 102, command: 'tmux', pane: '%1', fromAgent: true, lineage: 'tmux < claude < sh' };
+  const mateBash: Caller = { pid: 103, command: 'tmux', pane: '%1', fromAgent: false, lineage: 'tmux < bash < claude < sh' };
+  const outside: Caller = { pid: 104, command: 'tmux', pane: null, fromAgent: false, lineage: 'tmux < zsh < systemd' };
 
   it('caller.queries-pass-for-anyone-and-changes-are-checked', () => {
     for (const q of [['-V'], ['display-message', '-p', '#{pane_id}'], ['-S', '/s', 'list-panes', '-F', '#{pane_id}'], ['show', '-gv', 'focus-events'], ['has-session'], ['ls'], ['bogus'], ['kill-pane', '-X']]) expect(changeOf(q)).toBeNull();
@@ -153,5 +178,39 @@ describe('what a caller may change', () => {
     expect(permit(cmd('kill-pane'), leadBash, '%0')).toMatchObject({ ok: false, error: expect.stringMatching(/started by a command in %0, not by that pane's Claude Code itself/) });
     expect(permit(cmd('kill-pane'), outside, '%0')).toMatchObject({ ok: false, error: expect.stringMatching(/pid 104 outside every teamux pane/) });
     expect(permit(cmd('kill-pane'), { error: '`ss` is not installed', hint: 'install iproute2' }, '%0')).toEqual({ ok: false, error: 'kill-pane: access not allowed: teamux cannot tell which process is calling (`ss` is not installed); install iproute2', why: '`ss` is not installed' });
+  });
+});
+
+describe('the sock_diag helper, against the kernel', () => {
+  it.skipIf(!existsSync('/usr/bin/perl'))('caller.sock-diag-names-the-peer-of-a-real-socket', async () => {
+    const diag = new SockDiag('/usr/bin/perl');
+    const dir = mkdtempSync(path.join(tmpdir(), 'teamux-diag-'));
+    const server = createServer();
+    try {
+      const file = path.join(dir, 's.sock');
+      const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
+      await new Promise<void>((resolve) => server.listen(file, resolve));
+      const client = createConnection(file);
+      await new Promise((resolve) => client.once('connect', resolve));
+      const inodeOf = (s: Socket) => Number(/\[(\d+)\]/.exec(readlinkSync(`/proc/self/fd/${(s as unknown as { _handle: { fd: number } })._handle.fd}`))![1]);
+      const ours = await accepted;
+      expect(await diag.peerOf(inodeOf(ours))).toEqual({ peer: inodeOf(client) });
+      expect(await diag.peerOf(inodeOf(client))).toEqual({ peer: inodeOf(ours) });
+      expect(await diag.peerOf(4_000_000_000)).toEqual({ error: 'sock_diag: errno 2' });
+      client.destroy();
+      ours.destroy();
+    } finally {
+      diag.dispose();
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(await diag.peerOf(1)).toEqual({ error: 'disposed' });
+  });
+
+  it('caller.sock-diag-without-perl-says-so', async () => {
+    const diag = new SockDiag('/nonexistent/perl');
+    expect(await diag.peerOf(1)).toMatchObject({ error: expect.stringMatching(/could not run/) });
+    expect(await diag.peerOf(1)).toMatchObject({ error: expect.stringMatching(/`\/nonexistent\/perl` is not installed/) });
+    diag.dispose();
   });
 });

@@ -1,12 +1,14 @@
 /**
  * Who is really calling the tmux stand-in: the process at the other end of an accepted unix-socket
- * connection, found from the kernel's socket table (`ss -xpn`, iproute2: node has no SO_PEERCRED),
- * every holder it names checked against its own /proc/PID/fd, then walked up its /proc ancestry to
+ * connection. Node has no SO_PEERCRED, so the kernel is asked for the peer socket's inode (through
+ * sock_diag: the Perl helper of sock-diag.ts, or the whole table from `ss -xpn`), the process that
+ * holds it is checked against its own /proc/PID/fd (a pid the client names, or those `ss` lists),
+ * then walked up its /proc ancestry to
  * the pane whose root process teamux started. That gives the caller's true pane and whether its
  * parent is that pane's own agent process (the Claude Code a pane runs) or something the agent
  * started (a Bash tool's shell). Nothing here trusts what the caller says about itself ($TMUX_PANE).
- * The /proc and `ss` reads go through a `ProcReader` and a `SocketTable` so the logic is tested
- * with fakes; `realProc` and `ssTable` are the Linux ones.
+ * The /proc reads and the peer look-up go through a `ProcReader` and a `PeerSource` so the logic is
+ * tested with fakes; `realProc`, `ssTable` and `diagPeers` are the Linux ones.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
@@ -51,6 +53,8 @@ export interface Caller {
   pane: string | null;
   /** Its parent is that pane's agent process itself (not a shell or tool the agent started). */
   fromAgent: boolean;
+  /** The names of it and its ancestors up to its pane's root (`tmux < claude`), for the log. */
+  lineage: string;
 }
 
 /** A pane as the check sees it: its id and the pid of the process teamux started in it. */
@@ -125,6 +129,13 @@ export function peersInTable(text: string, inode: number): { inode: number; pids
   return null;
 }
 
+/** `tmux < bash < claude`: a chain's names up to the first pane root (or 6 names), control characters removed. */
+export function lineageOf(chain: readonly ProcFacts[], panes: readonly PaneRoot[]): string {
+  const rootAt = chain.findIndex((p) => panes.some((r) => r.pid === p.pid));
+  const shown = chain.slice(0, rootAt < 0 ? 6 : rootAt + 1).map((p) => shownCommand(p.comm));
+  return shown.join(' < ') + (rootAt < 0 && chain.length > 6 ? ' < …' : '');
+}
+
 /** A command line fit for one log line: NULs as spaces, control characters dropped, truncated. */
 export function shownCommand(cmdline: string | null): string {
   if (cmdline === null) return '(gone)';
@@ -139,27 +150,57 @@ export interface Unknown {
   hint: string;
 }
 
+/** Where the other end of one of our sockets is found: its inode, and the pids said to hold it (checked after). */
+export interface PeerSource {
+  peer(inode: number, claimedPid: number | null): Promise<{ inode: number; pids: number[] } | Unknown>;
+}
+
+/** The peer from the kernel's whole socket table (`ss -xpn`): slower, needs no claim. */
+export function tablePeers(table: SocketTable): PeerSource {
+  return {
+    async peer(inode) {
+      const read = await table.read();
+      if ('error' in read) return read;
+      return peersInTable(read.text, inode) ?? { error: `the socket table has no peer for socket ${inode} (the caller exited?)`, hint: 'run the command again' };
+    },
+  };
+}
+
+/**
+ * The peer's inode from the kernel through the sock_diag helper (about a millisecond), held by the
+ * pid the client names; a client that names none, or a helper that cannot answer, goes to `fallback`.
+ */
+export function diagPeers(diag: { peerOf(inode: number): Promise<{ peer: number } | { error: string }> }, fallback: PeerSource): PeerSource {
+  return {
+    async peer(inode, claimedPid) {
+      if (claimedPid === null) return fallback.peer(inode, null);
+      const asked = await diag.peerOf(inode);
+      if ('error' in asked) return fallback.peer(inode, claimedPid);
+      return { inode: asked.peer, pids: [claimedPid] };
+    },
+  };
+}
+
 /**
  * The caller at the other end of the accepted socket whose file descriptor is `fd`. Every process
- * `ss` names must really hold that end (its /proc/PID/fd says so: a process name cannot forge a
- * pid into the table); when several do (a fork after connecting), they must all sit in the same
+ * named as holding that end (by the client itself, or by `ss`) must really hold it: its
+ * /proc/PID/fd says so. When several do (a fork after connecting), they must all sit in the same
  * pane with the same standing, or the caller counts as outside every pane.
  */
-export async function callerOf(fd: number, panes: () => readonly PaneRoot[], proc: ProcReader, table: SocketTable): Promise<Caller | Unknown> {
+export async function callerOf(fd: number, claimedPid: number | null, panes: () => readonly PaneRoot[], proc: ProcReader, peers: PeerSource): Promise<Caller | Unknown> {
   const own = proc.ownSocketInode(fd);
   if (own === null) return { error: 'cannot read the inode of the accepted socket from /proc/self/fd', hint: 'teamux needs a Linux /proc to tell which process calls the stand-in' };
-  const read = await table.read();
-  if ('error' in read) return read;
-  const peer = peersInTable(read.text, own);
-  if (!peer) return { error: `the socket table has no peer for socket ${own} (the caller exited?)`, hint: 'run the command again' };
+  const peer = await peers.peer(own, claimedPid);
+  if ('error' in peer) return peer;
   const want = `socket:[${peer.inode}]`;
   const holders = peer.pids.filter((pid) => proc.fds(pid)?.includes(want) ?? false);
-  if (holders.length === 0) return { error: `no process holds socket ${peer.inode} (listed: ${peer.pids.join(', ') || 'none'})`, hint: '`ss -p` must be able to see the processes of this user' };
+  if (holders.length === 0) return { error: `no process named holds socket ${peer.inode} (named: ${peer.pids.join(', ') || 'none'})`, hint: 'the caller exited, or pretends to be another process' };
   const roots = panes();
-  const placed = holders.map((pid) => placeInPane(ancestry(pid, proc), roots));
+  const chains = holders.map((pid) => ancestry(pid, proc));
+  const placed = chains.map((chain) => placeInPane(chain, roots));
   const same = placed.every((p) => p.pane === placed[0]!.pane && p.fromAgent === placed[0]!.fromAgent);
   const where = same ? placed[0]! : { pane: null, fromAgent: false };
-  return { pid: holders[0]!, command: shownCommand(proc.cmdline(holders[0]!)), ...where };
+  return { pid: holders[0]!, command: shownCommand(proc.cmdline(holders[0]!)), ...where, lineage: lineageOf(chains[0]!, roots) };
 }
 
 /** /proc on Linux. */
