@@ -134,12 +134,12 @@ async function viaTmux() {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const rows = { 'tmux 3.3a (reference)': [], 'teamux stand-in (Perl)': [], ...(bridgeBefore ? { 'stand-in (Perl), BEFORE_DIST bridge': [] } : {}), 'teamux stand-in (node fallback)': [] };
+const rows = { 'tmux 3.3a (reference)': [], 'teamux stand-in (Perl)': [], ...(bridgeBefore ? { 'stand-in (Perl), BEFORE_DIST': [] } : {}), 'teamux stand-in (node fallback)': [] };
 try {
   for (let i = 0; i < RUNS; i++) {
     rows['tmux 3.3a (reference)'].push(await viaTmux());
     rows['teamux stand-in (Perl)'].push(await viaStandIn(perlShim, []));
-    if (bridgeBefore) rows['stand-in (Perl), BEFORE_DIST bridge'].push(await viaStandIn(perlShim, [], socketBefore));
+    if (bridgeBefore) rows['stand-in (Perl), BEFORE_DIST'].push(await viaStandIn(perlShim, [], socketBefore));
     rows['teamux stand-in (node fallback)'].push(await viaStandIn(process.execPath, [CLIENT]));
   }
   const ref = median(rows['tmux 3.3a (reference)']);

@@ -5,6 +5,7 @@
 // only title its own pane; and a process the lead started (a Bash tool's `sh -c 'tmux …'`) cannot
 // change panes either. Each refusal is on the caller's stderr, in teamux.log and on the status line.
 import { existsSync, readFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TmuxBridge } from '../../src/app/tmux-bridge.js';
@@ -92,15 +93,15 @@ describe.each([['perl', true], ['node', false]] as const)('the stand-in checks w
     // Each refusal is logged with the pid, its command line and its true pane, and said on the status line.
     const refusals = log().split('\n').filter((l) => l.includes('tmux stand-in: refused'));
     expect(refusals.length).toBe(7);
-    expect(refusals[0]).toMatch(/ warn .*refused `tmux respawn-pane -k -t %2 -- echo EVIL; sleep 600` from pid \d+ \(.*respawn-pane -k -t %2 -- echo EVIL; sleep 600\) in %1, claiming %0/);
-    expect(log()).toMatch(/tmux stand-in: kill-pane from pid \d+ in %0 \(claimed %0; caller checked in \d+ ms\)/);
+    expect(refusals[0]).toMatch(/ warn .*refused `tmux respawn-pane -k -t %2 -- echo EVIL; sleep 600` from pid \d+ \(.*respawn-pane -k -t %2 -- echo EVIL; sleep 600; (tmux|node) < node < sh\) in %1, claiming %0: pid \d+ in pane %1: it is the Claude Code of %1/);
+    expect(log()).toMatch(/tmux stand-in: kill-pane from pid \d+ \((tmux|node) < node\) in %0 \(claimed %0; caller checked in \d+ ms\)/);
     expect(control.said.filter((s) => /^tmux stand-in: refused (respawn-pane|kill-pane|split-window|select-pane) from pid \d+ in %[01] \(see teamux.log\)$/.test(s)).length).toBe(7);
   }, 180_000);
 });
 
 describe('a caller outside every pane', () => {
   it.skipIf(!existsSync(PERL))('caller-gate.a-process-outside-the-panes-may-query-but-not-change', async () => {
-    const { shim, team } = await setup(true);
+    const { shim, team, control } = await setup(true);
     const { execFile } = await import('node:child_process');
     const run = (argv: string[]) => new Promise<{ code: number; out: string; err: string }>((resolve) => {
       execFile(shim, argv, { env: { PATH: process.env.PATH ?? '', TMUX: `${team.store.paths.tmuxSocket},1,0`, TMUX_PANE: '%0' }, timeout: 30_000 }, (err, out, errText) => resolve({ code: err ? Number(err.code ?? 1) : 0, out, err: errText }));
@@ -108,5 +109,16 @@ describe('a caller outside every pane', () => {
     // This test's own process is in no pane (the lead pane runs the relay).
     expect(await run(['display-message', '-p', '#{pane_id}'])).toEqual({ code: 0, out: '%0\n', err: '' });
     expect(await run(['kill-pane', '-t', '%0'])).toMatchObject({ code: 1, out: '', err: expect.stringMatching(/^kill-pane: access not allowed for pid \d+ outside every teamux pane/) });
+    // A hand-made request: naming the lead pane's pid does not make it the lead (that process does not
+    // hold this connection); naming no pid sends the check to `ss -xpn`, which finds this process.
+    const raw = (req: object) => new Promise<string>((resolve) => {
+      const c = createConnection(team.store.paths.tmuxSocket, () => c.write(`${JSON.stringify(req)}\n`));
+      let got = '';
+      c.setEncoding('utf8').on('data', (d: string) => (got += d)).on('close', () => resolve(got));
+    });
+    const leadPid = control.pane('lead').proc.pid!;
+    expect(JSON.parse(await raw({ argv: ['kill-pane', '-t', '%0'], pane: '%0', pid: leadPid }))).toMatchObject({ code: 1, err: expect.stringMatching(new RegExp(`^kill-pane: access not allowed: teamux cannot tell which process is calling \\(no process named holds socket \\d+ \\(named: ${leadPid}\\)\\)`)) });
+    expect(JSON.parse(await raw({ argv: ['kill-pane', '-t', '%0'], pane: '%0' }))).toMatchObject({ code: 1, err: expect.stringMatching(new RegExp(`^kill-pane: access not allowed for pid ${process.pid} outside every teamux pane`)) });
+    expect(control.panes.map((p) => p.name)).toEqual(['lead']);
   }, 120_000);
 });
