@@ -4,7 +4,8 @@
  * acts on: the lead's pane (`%0`) and the panes opened for it, driven through a PaneControl. It owns
  * the socket, the tmux pane ids it handed out, the titles set with `select-pane -T`, the teammates
  * it registered in team.json, and their `--lead-verify-key`s (kept in memory only: a key read back
- * from the team folder could have been swapped by a teammate). Commands run one at a time, in arrival order.
+ * from the team folder could have been swapped by a teammate). Commands run one at a time, in arrival order,
+ * each change only once the calling process may make it (src/claude/tmux-shim/caller-gate.ts).
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { rmSync } from 'node:fs';
