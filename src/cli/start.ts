@@ -291,6 +291,10 @@ export const startVerb: Verb = {
     // A finished demo run's folder is archived; on a NATS store the team's state is the server's to keep.
     const archived = needsModel && !remote ? await archiveDemoRun(teamDir) : null;
     const { store, release } = await openScreen(teamDir, backend, remote, () => initForStart(teamDir, teamSpecOf(layout, file), remote));
+    // Ask the outer terminal its colours now and take the answer just before the screen opens: the
+    // round trip (tens of ms over ssh) overlaps the run's set-up below. The query never rejects and
+    // puts the terminal back as it found it when the answer (or its timeout) comes.
+    const outer = learnOuterTerminal({ input: process.stdin, output: process.stdout }, layout.theme);
     if (archived) store.log.info(`the previous demo run was archived to ${archived}`);
     if (remote) store.log.info(`team ${layout.name} on the NATS store ${store.backend.where}; this machine's folder is ${teamDir}`);
     let closeDemo: (() => Promise<void>) | null = null;
@@ -326,12 +330,13 @@ export const startVerb: Verb = {
       await prepareClaudeMembers(store, layout, path.join(BIN_DIR, 'teamux'), extraEnv.TEAMUX_DEMO_URL !== undefined);
       await kickoffClaudeLead(store, layout);
       await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
-      await learnOuterTerminal({ input: process.stdin, output: process.stdout }, layout.theme);
+      await outer;
       const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv });
       const code = await mux.run();
       await sayWhyDetached(ctx, store);
       return code;
     } finally {
+      await outer;
       trust.authority.dispose();
       await closeDemo?.();
       await release();
