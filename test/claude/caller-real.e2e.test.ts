@@ -1,6 +1,8 @@
 // The stand-in's caller check with the real Claude Code binary (pinned, see test/helpers/claude-code.ts):
-// `teamux start` in a private tmux server, a `native_teams` lead on a scripted Messages API. The lead's
-// own Claude Code opens a teammate (its tmux calls are let in: the stand-in's parent is the lead's
+// `teamux start` in a private tmux server, a `native_teams` lead on a scripted Messages API. First the
+// lead's model runs `exec tmux kill-pane -t %0` in its Bash tool (allowed with C-a a): the stand-in is
+// then a direct child of the lead's claude, but in the Bash tool's own session, and it is refused. The
+// lead's own Claude Code opens a teammate (its tmux calls are let in: the stand-in's parent is the lead's
 // claude). The teammate's model then uses its Bash tool (allowed with C-a a) to pose as the lead's
 // pane: `TMUX_PANE=%0 tmux kill-pane -t %0` and a respawn of the lead's pane are refused, the lead
 // keeps running, and teamux.log names the process, its lineage and its true pane.
@@ -37,6 +39,8 @@ function scripts(root: string): Record<string, unknown> {
     lead: {
       idle_reply: '(lead waits)',
       steps: [
+        // `exec` in a Bash call leaves the stand-in a direct child of the lead's claude, in the tool's own session.
+        { reply: [{ tool_use: { name: 'Bash', input: { command: `echo start >${path.join(root, 'exec.txt')}; exec tmux kill-pane -t %0 >>${path.join(root, 'exec.txt')} 2>&1`, description: 'Exec the stand-in' } } }] },
         { reply: [{ text: 'Spawning amy.' }, { tool_use: { name: 'Agent', input: { name: 'amy', description: 'Tries', prompt: 'Try to take over the lead pane', subagent_type: 'general-purpose' } } }] },
         { reply: [{ text: 'Amy is on it.' }] },
       ],
@@ -54,6 +58,13 @@ function scripts(root: string): Record<string, unknown> {
 describe.skipIf(!CLAUDE)('the stand-in checks who calls it (real binary, e2e in tmux)', () => {
   it('caller-real.a-teammates-bash-cannot-kill-or-respawn-the-lead-pane', async () => {
     const { root, store, d, log } = await startClaudeTeam(CLAUDE!, 'gate', LAYOUT, scripts, cleanups);
+    // The lead's own model execs the stand-in from its Bash tool: refused, and the lead lives on.
+    await d.waitFor(/permission lead→human: Bash: echo start/, "the lead's Bash request in the sidebar", 120_000);
+    await d.keys('C-a', 'a');
+    const execFile = path.join(root, 'exec.txt');
+    const exec = await waitFor(() => (existsSync(execFile) && readFileSync(execFile, 'utf8').includes('kill-pane') ? readFileSync(execFile, 'utf8') : null), 'the exec to be answered', 60_000, 50);
+    expect(exec).toMatch(/^start\nkill-pane: access not allowed for pid \d+ in pane %0: .*not by that pane's Claude Code itself/);
+    expect(log()).toMatch(/warn .*tmux stand-in: refused `tmux kill-pane -t %0` from pid \d+ \([^)]*tmux < claude\) in %0/);
     await d.waitFor(/amy · Claude Code teammate/, 'the teammate pane titled amy', 120_000);
     const lead = (await store.config()).members.find((m) => m.name === 'lead')!;
     // The lead's own calls were let in, and they came straight from its claude process.

@@ -14,14 +14,14 @@ import { changeOf, permit } from '../../src/claude/tmux-shim/caller-policy.js';
 import { SockDiag } from '../../src/claude/tmux-shim/sock-diag.js';
 import type { TmuxCommand } from '../../src/claude/tmux-shim/argv.js';
 
-/** A process table: pid → [comm, ppid, socket inodes it holds, cmdline]. */
-type Table = Record<number, [string, number, number[]?, string?]>;
+/** A process table: pid → [comm, ppid, socket inodes it holds, cmdline, session id (default: its own pid)]. */
+type Table = Record<number, [string, number, number[]?, string?, number?]>;
 
 function fakeProc(table: Table, ownInode = 5000): ProcReader {
   return {
     stat: (pid) => {
       const p = table[pid];
-      return p ? `${pid} (${p[0]}) S ${p[1]} ${pid} ${pid} 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 ${1000 + pid} 1 1` : null;
+      return p ? `${pid} (${p[0]}) S ${p[1]} ${pid} ${p[4] ?? pid} 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 ${1000 + pid} 1 1` : null;
     },
     cmdline: (pid) => table[pid]?.[3] ?? (table[pid] ? `${table[pid]![0]}\0` : null),
     fds: (pid) => (table[pid] ? ['/dev/pts/3', ...(table[pid]![2] ?? []).map((i) => `socket:[${i}]`)] : null),
@@ -36,11 +36,14 @@ const SS_HEAD = 'Netid State Recv-Q Send-Q                  Local Address:Port  
  * teamux (10) runs the lead's claude (20, pane %0) and a teammate pane %1 whose root is
  * `sh -c 'cd … && env … claude'` (30), with claude under it (31). Bash tool shells: 21 under the lead,
  * 32 under the teammate. Stand-ins: 100 (lead's claude), 101 (lead's Bash), 102 (teammate's claude),
- * 103 (teammate's Bash), 104 (outside every pane).
+ * 103 (teammate's Bash), 104 (outside every pane), 107 (`exec tmux` in the lead's Bash: the tool's session).
+ * Each pane root leads its session; each Bash tool shell leads one of its own (Claude Code setsids it).
  */
 const WORLD: Table = {
-  1: ['systemd', 0], 10: ['node', 1], 20: ['claude', 10], 21: ['bash', 20], 30: ['sh', 10], 31: ['claude', 30], 32: ['bash', 31], 40: ['zsh', 1],
-  100: ['tmux', 20, [900], 'perl\0/t/claude/bin/tmux\0respawn-pane\0'], 101: ['tmux', 21, [901]], 102: ['tmux', 31, [902]], 103: ['tmux', 32, [903], 'perl\0tmux\0respawn-pane\0-t\0%2\0\x1b]0;evil\x07'], 104: ['tmux', 40, [904]],
+  1: ['systemd', 0], 10: ['node', 1], 20: ['claude', 10], 21: ['bash', 20], 30: ['sh', 10], 31: ['claude', 30, [], undefined, 30], 32: ['bash', 31], 40: ['zsh', 1],
+  100: ['tmux', 20, [900], 'perl\0/t/claude/bin/tmux\0respawn-pane\0', 20], 101: ['tmux', 21, [901], undefined, 21], 102: ['tmux', 31, [902], undefined, 30], 103: ['tmux', 32, [903], 'perl\0tmux\0respawn-pane\0-t\0%2\0\x1b]0;evil\x07', 32], 104: ['tmux', 40, [904], undefined, 40],
+  // `exec tmux …` in the lead's Bash call (session 21): a direct child of the lead's claude, in the tool's session.
+  107: ['tmux', 20, [905], undefined, 21],
 };
 const PANES = [{ id: '%0', pid: 20 }, { id: '%1', pid: 30 }, { id: '%2', pid: 50 }];
 
@@ -66,6 +69,8 @@ describe('the caller of a connection, from /proc', () => {
     expect(at(102)).toEqual({ pane: '%1', fromAgent: true });
     expect(at(103)).toEqual({ pane: '%1', fromAgent: false });
     expect(at(104)).toEqual({ pane: null, fromAgent: false });
+    // Parent is the lead's claude, but the session is the Bash tool's: not the agent's own call.
+    expect(at(107)).toEqual({ pane: '%0', fromAgent: false });
     // The pane's root process itself calling is not its agent's call.
     expect(placeInPane(ancestry(20, fakeProc(WORLD)), PANES)).toEqual({ pane: '%0', fromAgent: false });
   });

@@ -99,14 +99,19 @@ export function ancestry(pid: number, proc: ProcReader): ProcFacts[] {
 /**
  * Place a process in a pane: the first of its ancestors (itself included) that is a pane's root.
  * `fromAgent` holds when its parent is the pane's agent process: the root itself, or a process the
- * root started through launchers only (`sh -c 'cd … && env … claude'` forks claude under sh).
+ * root started through launchers only (`sh -c 'cd … && env … claude'` forks claude under sh), and
+ * every process from the caller up to the root is in the root's session.
  */
 export function placeInPane(chain: readonly ProcFacts[], panes: readonly PaneRoot[]): { pane: string | null; fromAgent: boolean } {
   const rootAt = chain.findIndex((p) => panes.some((r) => r.pid === p.pid));
   if (rootAt < 0) return { pane: null, fromAgent: false };
   const pane = panes.find((r) => r.pid === chain[rootAt]!.pid)!.id;
   // chain[0] is the caller, chain[1] its parent; everything above the parent, up to the root, must be a launcher.
-  const fromAgent = rootAt >= 1 && chain.slice(2, rootAt + 1).every((p) => LAUNCHERS.has(p.comm));
+  // And all of them must be in the pane's own session. Claude Code runs each Bash tool call in a session of
+  // its own (setsid; observed with 2.1.328), and no process can join another session: so `exec tmux …` in a
+  // Bash call, which leaves the stand-in a direct child of Claude Code, is still told from Claude Code's own call.
+  const session = chain[rootAt]!.sid;
+  const fromAgent = rootAt >= 1 && chain.slice(2, rootAt + 1).every((p) => LAUNCHERS.has(p.comm)) && chain.slice(0, rootAt + 1).every((p) => p.sid === session);
   return { pane, fromAgent };
 }
 
