@@ -132,7 +132,8 @@ function budgetOf(store: TeamStore, run: HookRun): Promise<string | null> {
 }
 
 /**
- * Deny every tool while a budget is spent (the hook is registered for all tools when a budget applies),
+ * Deny every tool while a budget is spent (the hook is registered for every tool; its Perl fast path
+ * answers at once when no budget is configured and the tool is not gated, hook-perl.ts),
  * and a mutating tool until the member's plan is approved (teamux's own gate, Claude's tool names).
  */
 async function planGate(store: TeamStore, run: HookRun, io: HookIo): Promise<number> {
