@@ -8,8 +8,10 @@
  *   the line shown under the prompt. Tokens are summed from the transcript incrementally: how far it
  *   was read, the sums and the latest response ids are kept in `claude/<member>/status-sync.json`.
  * - PreToolUse (before every tool): answers nothing at once (no objection) when no gate can apply:
- *   no budget on the member or the team in team.json, and not a tool the plan gate or a permission
- *   concerns (Bash, Write, Edit, MultiEdit, NotebookEdit). Anything else is for the full hook.
+ *   no budget on the member or the team in team.json, and either not a tool the plan gate concerns
+ *   (Bash, Write, Edit, MultiEdit, NotebookEdit) or a member whose plan is not required and that is
+ *   not a teammate of Claude Code's own team. Anything else is for the full hook (a plan's approval
+ *   is a signature to check, a budget's spend is brought up to date from the transcript there).
  * Anything unexpected (another argv, input that is not a JSON object, a member team.json does not
  * list, a folder that is a link) goes to the node CLI with the same argv and the stdin already read.
  * Pure text; the same fallback as stop-perl.ts.
@@ -68,7 +70,11 @@ if ($event eq 'PreToolUse') {
   # A budget (spent or not: only the full hook brings the spend up to date) or a gated tool: the full hook.
   full() if defined $team->{budget} || defined $me->{budget};
   my $tool = $in->{tool_name};
-  full() if defined $tool && (ref $tool || $MUTATING{$tool});
+  full() if ref $tool;
+  # A tool the plan gate concerns, for a member whose plan is required (team.json or the environment it
+  # was started with, as protocol/plan-gate.ts reads it), or a teammate of Claude Code's own team (its
+  # PreToolUse asks for permission): the full hook.
+  full() if defined $tool && $MUTATING{$tool} && ($me->{planRequired} || ($ENV{TEAMUX_PLAN_REQUIRED} // '') eq '1' || $me->{claudeTeam});
   exit 0;
 }
 

@@ -3,7 +3,8 @@
  * The status line records the same cost, tokens and model as the node hook and prints the same line,
  * reading the transcript on from where it stopped. PreToolUse answers a tool no gate concerns by
  * itself (the script is written with a node that does not exist, so any fallback would fail), and
- * hands a gated tool, or any tool once team.json has a budget, to the node hook, which refuses it.
+ * hands a gated tool of a plan-gated member, or any tool once team.json has a budget, to the node
+ * hook, which refuses it.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, writeFileSync } from 'node:fs';
@@ -102,6 +103,13 @@ describe.skipIf(!PERL)('the Perl StatusLine and PreToolUse hooks', () => {
     expect((await run(hookCommand(ctx(fastOnly), 'PreToolUse'), tool('Write'))).code).not.toBe(0);
     const write = await run(hookCommand(ctx(script), 'PreToolUse'), tool('Write'));
     expect(JSON.parse(write.out).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('blocked: plan status is not_submitted') });
+    // Without a plan requirement no gate concerns Write either: Perl alone; unless the environment
+    // Claude Code was started with requires a plan (a team.json edit cannot lift that).
+    const cfg0 = await t.store.config();
+    await t.store.writeConfig({ ...cfg0, members: cfg0.members.map((m) => (m.name === 'amy' ? { ...m, planRequired: false } : m)) });
+    expect(await run(hookCommand(ctx(fastOnly), 'PreToolUse'), tool('Write'))).toEqual({ code: 0, out: '', err: '' });
+    const required = await run(`TEAMUX_PLAN_REQUIRED=1 ${hookCommand(ctx(script), 'PreToolUse')}`, tool('Write'));
+    expect(JSON.parse(required.out).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
 
     // A budget added to team.json after launch: Read goes to the node hook, which refuses it once spent.
     const transcript = path.join(t.dir, '..', 'transcript.jsonl');
