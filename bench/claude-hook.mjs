@@ -28,10 +28,19 @@ const member = (name, kind) => ({ name, role: name, kind, runtime: kind === 'lea
 await initTeam(teamDir, { name: 'bench', root, layoutFile: null, members: [member('lead', 'lead'), member('amy', 'teammate')], seedTasks: [] });
 const stdin = JSON.stringify({ hook_event_name: 'Stop', session_id: 's', transcript_path: '/nonexistent', cwd: root, stop_hook_active: false, last_assistant_message: '' });
 
-function time(args, input, program = process.execPath) {
+// The CPU time of the children this process waited for (user + system, clock ticks of 10 ms), from
+// /proc/self/stat: what a hook takes from the tool Claude Code starts beside it, whatever the load.
+const childTicks = () => {
+  const f = readFileSync('/proc/self/stat', 'utf8').slice(readFileSync('/proc/self/stat', 'utf8').lastIndexOf(')') + 2).split(' ');
+  return Number(f[13]) + Number(f[14]);
+};
+const cpuTicks = {};
+function time(args, input, program = process.execPath, row = null) {
+  const c0 = childTicks();
   const t0 = process.hrtime.bigint();
   const r = spawnSync(program, args, { input, encoding: 'utf8' });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (row) cpuTicks[row] = (cpuTicks[row] ?? 0) + childTicks() - c0;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return ms;
 }
@@ -66,20 +75,20 @@ const statusInput = JSON.stringify({ session_id: 's', transcript_path: transcrip
 const hookArgs = (event, who) => ['hook', event, '--as', who, '--team-dir', teamDir];
 // Interleaved, so machine load hits all three alike.
 for (let i = 0; i < RUNS; i++) {
-  rows['node -e 0'].push(time(['-e', '0']));
+  rows['node -e 0'].push(time(['-e', '0'], undefined, process.execPath, 'node -e 0'));
   if (perl) {
-    rows['perl -e 0'].push(time(['-e', '0'], undefined, perl));
+    rows['perl -e 0'].push(time(['-e', '0'], undefined, perl, 'perl -e 0'));
     rows['teamux hook Stop, Perl (nothing to deliver)'].push(time([perlScript, 'hook', 'Stop', '--as', 'amy', '--team-dir', teamDir], stdin, perl));
   }
   rows['teamux --version'].push(time([bin, '--version']));
   rows['teamux hook Stop (nothing to deliver)'].push(time([entry, 'hook', 'Stop', '--as', 'amy', '--team-dir', teamDir], stdin));
   rows['bin/teamux hook Stop (same, ESM launcher)'].push(time([bin, 'hook', 'Stop', '--as', 'amy', '--team-dir', teamDir], stdin));
   rows['teamux hook SessionEnd (the full CLI)'].push(time([bin, 'hook', 'SessionEnd', '--as', 'amy', '--team-dir', teamDir], endInput));
-  rows['PreToolUse Read, node CLI'].push(time([bin, ...hookArgs('PreToolUse', 'amy')], toolInput));
-  rows['StatusLine, node CLI'].push(time([bin, ...hookArgs('StatusLine', 'amy')], statusInput));
+  rows['PreToolUse Read, node CLI'].push(time([bin, ...hookArgs('PreToolUse', 'amy')], toolInput, process.execPath, 'PreToolUse Read, node CLI'));
+  rows['StatusLine, node CLI'].push(time([bin, ...hookArgs('StatusLine', 'amy')], statusInput, process.execPath, 'StatusLine, node CLI'));
   if (perl) {
-    rows['PreToolUse Read, Perl fast path'].push(time([perlHooks, ...hookArgs('PreToolUse', 'amy')], toolInput, perl));
-    rows['StatusLine, Perl'].push(time([perlHooks, ...hookArgs('StatusLine', 'amy')], statusInput, perl));
+    rows['PreToolUse Read, Perl fast path'].push(time([perlHooks, ...hookArgs('PreToolUse', 'amy')], toolInput, perl, 'PreToolUse Read, Perl fast path'));
+    rows['StatusLine, Perl'].push(time([perlHooks, ...hookArgs('StatusLine', 'amy')], statusInput, perl, 'StatusLine, Perl'));
   }
 }
 // The detached bookkeeping of each Stop (idle_notification to the lead) finishes before the folder goes.
@@ -91,7 +100,8 @@ if (notified() < stops) console.error(`warning: only ${notified()} of ${stops} i
 rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
 const ref = median(rows['node -e 0']);
 console.log(`Stop hook benchmark, ${RUNS} runs each (median ms, ratio to node -e 0):`);
-for (const [name, xs] of Object.entries(rows)) if (xs.length) console.log(`  ${name.padEnd(46)} ${median(xs).toFixed(1).padStart(7)} ms  ${(median(xs) / ref).toFixed(2)}x`);
+const cpu = (name) => (cpuTicks[name] === undefined ? '' : `   CPU ${((cpuTicks[name] * 10) / rows[name].length).toFixed(0).padStart(4)} ms a run`);
+for (const [name, xs] of Object.entries(rows)) if (xs.length) console.log(`  ${name.padEnd(46)} ${median(xs).toFixed(1).padStart(7)} ms  ${(median(xs) / ref).toFixed(2)}x${cpu(name)}`);
 const stop = median(rows[perl ? 'teamux hook Stop, Perl (nothing to deliver)' : 'teamux hook Stop (nothing to deliver)']);
 if (perl) {
   const pre = median(rows['PreToolUse Read, Perl fast path']);

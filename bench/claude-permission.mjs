@@ -12,7 +12,7 @@
 // where the key press time went (the screen's answer, the hook handing it over, from teamux.log).
 // Goal: median key press → tool < 300 ms. Prints medians and ratios; run after `npx tsc`. RUNS=8.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,7 +69,8 @@ tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', '220', '-y', '5
 
 const teamDir = path.join(root, '.teamux', 'bench');
 let store;
-const results = { before: [], after: [], ref: [], openBefore: [], openAfter: [], answered: [], handed: [] };
+const tracers = [];
+const results = { before: [], after: [], ref: [], openBefore: [], openAfter: [], answeredBefore: [], answeredAfter: [], handedBefore: [], handedAfter: [] };
 try {
   store = await waitFor('the team folder', async () => (existsSync(path.join(teamDir, 'team.json')) ? (await TeamStore.open(teamDir)).store : null), 60_000, 100);
   const idle = (m) => waitFor(`${m} idle`, async () => (await readClaudeActivity(store.paths, m))?.state === 'idle', 120_000, 20);
@@ -93,6 +94,17 @@ try {
   const statusCommand = (m) => JSON.parse(readFileSync(path.join(store.paths.claudeMember(m), 'settings.json'), 'utf8')).statusLine.command;
   console.error(`before (bob): ${statusCommand('bob').split(' ')[0]}; after (cal): ${statusCommand('cal').split(' ')[0]}`);
 
+  // STRACE=DIR: each member's process tree traced (execve, exits) into DIR/<member>.trace, with the
+  // key press times in DIR/keys.txt, to see where the time after the answer goes.
+  if (process.env.STRACE) {
+    const { spawn } = await import('node:child_process');
+    for (const m of Object.values(MEMBERS)) {
+      const pid = (await store.config()).members.find((x) => x.name === m).pid;
+      const tracer = spawn('strace', ['-f', '-tt', '-e', 'trace=execve,exit_group,wait4', '-o', path.join(process.env.STRACE, `${m}.trace`), '-p', String(pid)], { stdio: 'ignore' });
+      tracers.push(tracer);
+    }
+    await sleep(1000);
+  }
   const logAt = (needle, from) => {
     const line = readFileSync(store.paths.log, 'utf8').split('\n').filter((l) => l.includes(needle)).pop();
     return line ? Date.parse(line.slice(0, 24)) - from : NaN;
@@ -106,7 +118,8 @@ try {
     tmux('send-keys', '-t', 'main', 'Enter');
     await waitFor('the reference file', () => existsSync(ref), 30_000);
     if (k > 0) results.ref.push(statSync(ref).mtimeMs - enter);
-    for (const [which, m] of Object.entries(MEMBERS)) {
+    // Alternating which goes first, so neither always follows the other's tool.
+    for (const [which, m] of k % 2 ? Object.entries(MEMBERS) : Object.entries(MEMBERS).reverse()) {
       await idle(m);
       const sent = Date.now();
       await store.send({ from: 'lead', to: m, type: 'message', text: `run number ${k}` });
@@ -116,15 +129,18 @@ try {
       await sleep(300);
       const pressed = Date.now();
       tmux('send-keys', '-t', 'main', 'C-a', 'a');
+      if (process.env.STRACE) appendFileSync(path.join(process.env.STRACE, 'keys.txt'), `${m} ${k} ${new Date(pressed).toISOString()}\n`);
       await waitFor(`${m}-${k}.txt`, () => existsSync(target(m, k)), 60_000, 2);
       if (k === 0) continue;
       results[which].push(statSync(target(m, k)).mtimeMs - pressed);
-      results[which === 'before' ? 'openBefore' : 'openAfter'].push(opened);
-      results.answered.push(logAt(`allowed ${m}'s Bash`, pressed));
-      results.handed.push(logAt(`permission ${q.id} for ${m}: approved, handed to Claude Code`, pressed));
+      const When = which === 'before' ? 'Before' : 'After';
+      results[`open${When}`].push(opened);
+      results[`answered${When}`].push(logAt(`allowed ${m}'s Bash`, pressed));
+      results[`handed${When}`].push(logAt(`permission ${q.id} for ${m}: approved, handed to Claude Code`, pressed));
     }
   }
 } finally {
+  for (const t of tracers) t.kill();
   try {
     tmux('kill-server');
   } catch {}
@@ -139,9 +155,11 @@ const row = (name, xs) => console.log(`  ${name.padEnd(62)} ${median(xs).toFixed
 console.log(`Key press → permitted tool, Claude Code ${'2.1.328'}, ${RUNS} runs each (median ms, ratio to the reference; load ${(await import('node:os')).loadavg()[0].toFixed(1)}):`);
 row('reference: Enter → shell command in the lead pane', results.ref);
 row('before: status line and PreToolUse in node, C-a a → Bash starts', results.before);
+row('  C-a a → the screen answered (teamux.log)', results.answeredBefore);
+row('  C-a a → the hook handed the answer over (teamux.log)', results.handedBefore);
 row('after: status line and PreToolUse in Perl, C-a a → Bash starts', results.after);
-row('  C-a a → the screen answered (teamux.log)', results.answered);
-row('  C-a a → the hook handed the answer over (teamux.log)', results.handed);
+row('  C-a a → the screen answered (teamux.log)', results.answeredAfter);
+row('  C-a a → the hook handed the answer over (teamux.log)', results.handedAfter);
 row('before: message sent → permission request open', results.openBefore);
 row('after: message sent → permission request open', results.openAfter);
 const after = median(results.after);
