@@ -112,6 +112,8 @@ sub with_lock {
   for (my $i = 0; $i < 100; $i++) {
     return 0 if -l $lock;
     if (mkdir $lock, 0700) {
+      # Claude Code may end a status line that is still running: the lock goes with it, not 5 s later.
+      local @SIG{qw(TERM INT HUP PIPE)} = (sub { rmdir $lock; exit 1 }) x 4;
       eval { $fn->() };
       rmdir $lock;
       return 1;
