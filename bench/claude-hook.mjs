@@ -64,7 +64,7 @@ if (perl) {
 }
 const rows = {
   'node -e 0': [], 'perl -e 0': [], 'teamux hook Stop, Perl (nothing to deliver)': [], 'teamux --version': [], 'teamux hook Stop (nothing to deliver)': [], 'bin/teamux hook Stop (same, ESM launcher)': [], 'teamux hook SessionEnd (the full CLI)': [],
-  'PreToolUse Read, Perl fast path': [], 'PreToolUse Read, node CLI': [], 'StatusLine, Perl': [], 'StatusLine, node CLI': [],
+  'PreToolUse Read, Perl fast path': [], 'PreToolUse Read, CommonJS entry (no Perl)': [], 'PreToolUse Read, node CLI': [], 'StatusLine, Perl': [], 'StatusLine, node CLI': [],
 };
 const endInput = JSON.stringify({ hook_event_name: 'SessionEnd', session_id: 's', transcript_path: '/nonexistent', cwd: root, reason: 'other' });
 // A transcript of 40 responses for the status line to sum (read on incrementally by the Perl form).
@@ -85,6 +85,7 @@ for (let i = 0; i < RUNS; i++) {
   rows['bin/teamux hook Stop (same, ESM launcher)'].push(time([bin, 'hook', 'Stop', '--as', 'amy', '--team-dir', teamDir], stdin));
   rows['teamux hook SessionEnd (the full CLI)'].push(time([bin, 'hook', 'SessionEnd', '--as', 'amy', '--team-dir', teamDir], endInput));
   rows['PreToolUse Read, node CLI'].push(time([bin, ...hookArgs('PreToolUse', 'amy')], toolInput, process.execPath, 'PreToolUse Read, node CLI'));
+  rows['PreToolUse Read, CommonJS entry (no Perl)'].push(time([entry, ...hookArgs('PreToolUse', 'amy')], toolInput, process.execPath, 'PreToolUse Read, CommonJS entry (no Perl)'));
   rows['StatusLine, node CLI'].push(time([bin, ...hookArgs('StatusLine', 'amy')], statusInput, process.execPath, 'StatusLine, node CLI'));
   if (perl) {
     rows['PreToolUse Read, Perl fast path'].push(time([perlHooks, ...hookArgs('PreToolUse', 'amy')], toolInput, perl, 'PreToolUse Read, Perl fast path'));

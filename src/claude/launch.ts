@@ -47,7 +47,7 @@ export interface ClaudeMemberContext {
   perlHooks?: { perl: string; script: string };
 }
 
-/** The Stop hook's own one-file CommonJS entry beside the teamux launcher (every idle turn runs it). */
+/** The Stop hook's own one-file CommonJS entry beside the teamux launcher (every idle turn runs it; PreToolUse too without Perl). */
 export function stopHookEntry(teamuxBin: string): string {
   return path.join(path.dirname(teamuxBin), '..', 'dist', 'claude', 'stop-fast.cjs');
 }
@@ -64,7 +64,11 @@ export function hookCommand(ctx: ClaudeMemberContext, event: string): string {
   // line right as a permitted tool starts: Perl when there is Perl (a native lead's PreToolUse asks
   // for permission, always in node).
   const perlFast = ctx.perlHooks && (event === STATUS_LINE || (event === 'PreToolUse' && !ctx.nativeTeams)) ? ctx.perlHooks : undefined;
-  const [runner, entry] = event === 'Stop' ? (ctx.perlStop ? [ctx.perlStop.perl, ctx.perlStop.script] : [ctx.node, stopHookEntry(ctx.teamuxBin)]) : perlFast ? [perlFast.perl, perlFast.script] : [ctx.node, ctx.teamuxBin];
+  // Without Perl, PreToolUse has the same fast path in the Stop hook's CommonJS entry.
+  const cjsFast = event === 'PreToolUse' && !ctx.nativeTeams;
+  const [runner, entry] = event === 'Stop' ? (ctx.perlStop ? [ctx.perlStop.perl, ctx.perlStop.script] : [ctx.node, stopHookEntry(ctx.teamuxBin)])
+    : perlFast ? [perlFast.perl, perlFast.script]
+    : cjsFast ? [ctx.node, stopHookEntry(ctx.teamuxBin)] : [ctx.node, ctx.teamuxBin];
   const words = [runner, entry, 'hook', event, '--as', ctx.member, '--team-dir', ctx.teamDir, ...extra].map(shellQuote);
   if (ctx.nativeTeams) words[5] = MEMBER_FROM_ENV;
   return words.join(' ');
