@@ -51,9 +51,14 @@ export function denyTool(reason: string): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
 }
 
-/** The UserPromptSubmit answer that refuses a prompt (Claude Code erases it and shows the reason). */
-export function blockPrompt(reason: string): string {
-  return JSON.stringify({ decision: 'block', reason });
+/**
+ * The UserPromptSubmit answer that refuses a prompt: no model call. Claude Code 2.1.328 clears its input
+ * line and shows "Operation stopped by hook: <reason>"; the prompt and that line stay in the conversation
+ * and reach the model with the next prompt it does send. (`{"decision":"block"}` and exit 2 left the
+ * prompt in the input line, where it kept the screen from typing messages in until the operator cleared it.)
+ */
+export function stopPrompt(reason: string): string {
+  return JSON.stringify({ continue: false, stopReason: reason });
 }
 
 /** The PermissionRequest answer for an allowed or denied request. */

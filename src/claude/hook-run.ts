@@ -15,7 +15,7 @@ import { withLock } from '../store/lock.js';
 import { checkPermissionAnswer, OPERATOR } from '../protocol/trust.js';
 import type { TeamStore } from '../store/team.js';
 import { waitOnFolder } from '../store/watch.js';
-import { blockPrompt, denyTool, keepGoing, permissionDecision, transcriptTokens, type HookInput } from './hook-answers.js';
+import { denyTool, keepGoing, permissionDecision, stopPrompt, transcriptTokens, type HookInput } from './hook-answers.js';
 import { nativeNeedsPermission, nativePermissionDecision } from './native-hooks.js';
 import { budgetRefusal, claudeBudgetHold, claudePrice, usesDemoModel } from './hook-budget.js';
 
@@ -53,10 +53,11 @@ export async function runHook(store: TeamStore, run: HookRun, io: HookIo): Promi
       await store.updateMember(run.member, { status: 'idle' });
       return 0;
     case 'UserPromptSubmit': {
-      // A prompt typed while a budget is spent is refused before it reaches the model.
+      // A prompt typed while a budget is spent is not sent to the model (the input line is cleared, so
+      // the screen can type messages in once the budget allows).
       const held = await budgetOf(store, run);
       if (held) {
-        await io.out(blockPrompt(`teamux: ${held}. Raise the budget (team.json or the layout) or wait for its window to move on.`));
+        await io.out(stopPrompt(`teamux: ${held}. Raise the budget (team.json or the layout) or wait for its window to move on.`));
         return 0;
       }
       await updateClaudeActivity(store.paths, run.member, { state: 'working' });
@@ -132,7 +133,8 @@ function budgetOf(store: TeamStore, run: HookRun): Promise<string | null> {
 }
 
 /**
- * Deny every tool while a budget is spent (the hook is registered for all tools when a budget applies),
+ * Deny every tool while a budget is spent (the hook is registered for every tool; its Perl fast path
+ * answers at once when no budget is configured and the tool is not gated, hook-perl.ts),
  * and a mutating tool until the member's plan is approved (teamux's own gate, Claude's tool names).
  */
 async function planGate(store: TeamStore, run: HookRun, io: HookIo): Promise<number> {

@@ -1,6 +1,6 @@
 /**
  * How teamux runs Claude Code in a member's pane, as pure functions of the member and the team: the
- * per-member settings file (teamux's hooks, PreToolUse for every tool when a budget applies, `permissions.allow: ["mcp__teamux"]`, the statusLine),
+ * per-member settings file (teamux's hooks, PreToolUse for every tool, `permissions.allow: ["mcp__teamux"]`, the statusLine),
  * the MCP config naming the `teamux` server, the argv (`--settings`, `--mcp-config`,
  * `--append-system-prompt`, model and permission mode) and the environment. Nothing here touches
  * the disk; src/store/claude.ts writes the two files into the team folder, never into the user's
@@ -20,9 +20,10 @@ export type HookEvent = (typeof HOOK_EVENTS)[number];
 /** The pseudo-event for Claude Code's statusLine command. */
 export const STATUS_LINE = 'StatusLine';
 
-/** The tools the plan gate's PreToolUse hook is registered for (the hook itself checks again). */
-export const GATED_TOOL_MATCHER = 'Bash|Write|Edit|MultiEdit|NotebookEdit';
-/** Every tool: the PreToolUse matcher of a member a budget applies to. */
+/**
+ * Every tool: the PreToolUse matcher (the plan gate concerns five tools, but a budget added to team.json
+ * after launch must refuse them all; the Perl fast path answers the others at once, hook-perl.ts).
+ */
 export const ALL_TOOLS_MATCHER = '*';
 
 /** What the files and argv are built from. */
@@ -40,13 +41,13 @@ export interface ClaudeMemberContext {
    * member from the pane's $TEAMUX_MEMBER (teamux sets it per pane) instead of a fixed `--as`.
    */
   nativeTeams?: boolean;
-  /** A budget applies to the member (its own or the team's): PreToolUse then sees every tool, to refuse them all once it is spent. */
-  budgeted?: boolean;
   /** The Stop hook as a Perl script (stop-perl.ts) and the perl that runs it, when Perl is on the machine. */
   perlStop?: { perl: string; script: string };
+  /** The StatusLine and PreToolUse fast paths as a Perl script (hook-perl.ts), when Perl is on the machine. */
+  perlHooks?: { perl: string; script: string };
 }
 
-/** The Stop hook's own one-file CommonJS entry beside the teamux launcher (every idle turn runs it). */
+/** The Stop hook's own one-file CommonJS entry beside the teamux launcher (every idle turn runs it; PreToolUse too without Perl). */
 export function stopHookEntry(teamuxBin: string): string {
   return path.join(path.dirname(teamuxBin), '..', 'dist', 'claude', 'stop-fast.cjs');
 }
@@ -59,8 +60,15 @@ export function hookCommand(ctx: ClaudeMemberContext, event: string): string {
   const asks = event === 'PermissionRequest' || (event === 'PreToolUse' && ctx.nativeTeams);
   const extra = asks ? ['--permission-timeout', String(ctx.permissionTimeout)] : [];
   // Stop runs after every turn: its entry (Perl when there is Perl, else one CommonJS file) skips the
-  // CLI's module graph when nothing is unread.
-  const [runner, entry] = event === 'Stop' ? (ctx.perlStop ? [ctx.perlStop.perl, ctx.perlStop.script] : [ctx.node, stopHookEntry(ctx.teamuxBin)]) : [ctx.node, ctx.teamuxBin];
+  // CLI's module graph when nothing is unread. The status line and PreToolUse run as often, the status
+  // line right as a permitted tool starts: Perl when there is Perl (a native lead's PreToolUse asks
+  // for permission, always in node).
+  const perlFast = ctx.perlHooks && (event === STATUS_LINE || (event === 'PreToolUse' && !ctx.nativeTeams)) ? ctx.perlHooks : undefined;
+  // Without Perl, PreToolUse has the same fast path in the Stop hook's CommonJS entry.
+  const cjsFast = event === 'PreToolUse' && !ctx.nativeTeams;
+  const [runner, entry] = event === 'Stop' ? (ctx.perlStop ? [ctx.perlStop.perl, ctx.perlStop.script] : [ctx.node, stopHookEntry(ctx.teamuxBin)])
+    : perlFast ? [perlFast.perl, perlFast.script]
+    : cjsFast ? [ctx.node, stopHookEntry(ctx.teamuxBin)] : [ctx.node, ctx.teamuxBin];
   const words = [runner, entry, 'hook', event, '--as', ctx.member, '--team-dir', ctx.teamDir, ...extra].map(shellQuote);
   if (ctx.nativeTeams) words[5] = MEMBER_FROM_ENV;
   return words.join(' ');
@@ -72,7 +80,7 @@ export function claudeSettings(ctx: ClaudeMemberContext): Record<string, unknown
   const hooks: Record<string, unknown[]> = {};
   for (const event of HOOK_EVENTS) {
     // A native lead's teammates ask for permission from PreToolUse (see native-hooks.ts): it waits as long.
-    if (event === 'PreToolUse') hooks[event] = [{ matcher: ctx.budgeted ? ALL_TOOLS_MATCHER : GATED_TOOL_MATCHER, hooks: [ctx.nativeTeams ? hook(event, Math.ceil(ctx.permissionTimeout) + 30) : hook(event)] }];
+    if (event === 'PreToolUse') hooks[event] = [{ matcher: ALL_TOOLS_MATCHER, hooks: [ctx.nativeTeams ? hook(event, Math.ceil(ctx.permissionTimeout) + 30) : hook(event)] }];
     // The hook waits up to permission_timeout itself and then steps aside; Claude's own limit is later.
     else if (event === 'PermissionRequest') hooks[event] = [{ matcher: '*', hooks: [hook(event, Math.ceil(ctx.permissionTimeout) + 30)] }];
     else hooks[event] = [{ hooks: [hook(event)] }];

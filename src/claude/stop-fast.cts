@@ -1,5 +1,5 @@
 /**
- * The Stop hook's fast path, and its own entry: every idle Claude Code turn runs it, so it is one
+ * The Stop hook's fast path (and PreToolUse's, when there is no Perl), and their own entry: every idle Claude Code turn runs it, so it is one
  * CommonJS file (dist/claude/stop-fast.cjs, no ES module graph to load) that requires nothing but
  * node:fs, node:path and node:child_process (no zod, no store). Claude Code's Stop hook runs it
  * directly (`node dist/claude/stop-fast.cjs hook Stop --as NAME --team-dir DIR`, see launch.ts);
@@ -84,10 +84,42 @@ export async function fastStop(argv: readonly string[], teamuxBin: string): Prom
   return true;
 }
 
-// Run as Claude Code's Stop hook: the fast path, else the full CLI in this same process.
+/** The tools the plan gate concerns (agent/gate.ts CLAUDE_MUTATING_TOOLS, repeated: this file imports nothing of teamux's). */
+const GATED_TOOLS: ReadonlySet<string> = new Set(['Bash', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
+/**
+ * Handle `hook PreToolUse --as NAME --team-dir DIR` when no gate can apply (no budget on the member or
+ * the team in team.json; a tool the plan gate does not concern, or a member whose plan is not required
+ * and that is not a teammate of Claude Code's own team): no objection, at once; true when handled.
+ * The same rule as the Perl form (hook-perl.ts), for machines without Perl.
+ */
+export async function fastPreToolUse(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  const [verb, event, asFlag, member, dirFlag, dir, ...rest] = argv;
+  if (verb !== 'hook' || event !== 'PreToolUse' || asFlag !== '--as' || dirFlag !== '--team-dir' || rest.length > 0) return false;
+  if (!member || !NAME.test(member) || !dir || !path.isAbsolute(dir)) return false;
+  preReadStdin = await readAll(process.stdin);
+  let input: { tool_name?: unknown };
+  let cfg: { budget?: unknown; members?: Array<{ name?: unknown; budget?: unknown; planRequired?: unknown; claudeTeam?: unknown }> };
+  try {
+    input = JSON.parse(preReadStdin) as typeof input;
+    cfg = JSON.parse(readFileSync(path.join(dir, 'team.json'), 'utf8')) as typeof cfg;
+  } catch {
+    return false;
+  }
+  if (typeof input !== 'object' || input === null || Array.isArray(input) || !Array.isArray(cfg?.members)) return false;
+  const me = cfg.members.find((m) => m?.name === member);
+  if (!me || (cfg.budget !== undefined && cfg.budget !== null) || (me.budget !== undefined && me.budget !== null)) return false;
+  const tool = input.tool_name;
+  if (tool !== undefined && typeof tool !== 'string') return false;
+  if (typeof tool === 'string' && GATED_TOOLS.has(tool) && (me.planRequired || env.TEAMUX_PLAN_REQUIRED === '1' || me.claudeTeam)) return false;
+  return true;
+}
+
+// Run as Claude Code's Stop or PreToolUse hook: the fast path, else the full CLI in this same process.
 if (require.main === module) {
   void (async () => {
-    if (await fastStop(process.argv.slice(2), TEAMUX_BIN)) process.exit(0);
+    const argv = process.argv.slice(2);
+    if ((await fastStop(argv, TEAMUX_BIN)) || (await fastPreToolUse(argv))) process.exit(0);
     const cli = path.join(__dirname, '..', 'cli', 'main.js');
     const { main } = (await import(require('node:url').pathToFileURL(cli).href)) as { main: () => Promise<void> };
     await main();

@@ -13,10 +13,11 @@ import { defaultKickoff } from '../agent/options.js';
 import { identityBlock, systemPrompt } from '../agent/prompt.js';
 import { claudeArgs, claudeEnv, claudeMcpConfig, claudeSettings, demoClaudeJson, nativeTeamsEnv, stopHookEntry, tmuxShimScript, type ClaudeMemberContext, type TmuxShimPlace } from '../claude/launch.js';
 import { perlStopScript } from '../claude/stop-perl.js';
+import { perlHookScript } from '../claude/hook-perl.js';
 import { shimSocketPath } from '../claude/tmux-shim/socket.js';
 import { ensureSocketFolder, writeTmuxShim } from '../store/claude-teams.js';
 import type { Member, TeamConfig } from '../protocol/types.js';
-import { claudeFilesOf, writeClaudeFiles, writeClaudeStopScript } from '../store/claude.js';
+import { claudeFilesOf, writeClaudeFiles, writeClaudeHookScript, writeClaudeStopScript } from '../store/claude.js';
 import { TeamPaths } from '../store/paths.js';
 import type { TeamStore } from '../store/team.js';
 import type { MemberLaunch } from '../app/multiplexer.js';
@@ -31,8 +32,10 @@ function rosterOf(layout: NormalizedLayout): TeamConfig {
   return { version: 1, name: layout.name, root: layout.root, createdAt: '', layoutFile: null, run: null, members: [layout.lead, ...layout.teammates].map(member) };
 }
 
-function contextOf(m: NormalizedMember, layout: NormalizedLayout, teamDir: string, teamuxBin: string, perlStop?: { perl: string; script: string }): ClaudeMemberContext {
-  return { ...(perlStop ? { perlStop } : {}), member: m.name, teamDir, teamuxBin, node: process.execPath, permissionTimeout: layout.permissionTimeout, nativeTeams: isNativeLead(m), budgeted: Boolean(m.budget || layout.budget) };
+type PerlScripts = Pick<ClaudeMemberContext, 'perlStop' | 'perlHooks'>;
+
+function contextOf(m: NormalizedMember, layout: NormalizedLayout, teamDir: string, teamuxBin: string, perl: PerlScripts): ClaudeMemberContext {
+  return { ...perl, member: m.name, teamDir, teamuxBin, node: process.execPath, permissionTimeout: layout.permissionTimeout, nativeTeams: isNativeLead(m) };
 }
 
 /** True for a Claude Code lead whose own agent teams open as teamux panes. */
@@ -63,13 +66,17 @@ export function claudeLaunchOf(m: NormalizedMember, layout: NormalizedLayout, te
 
 /** Write every Claude Code member's settings and MCP config into the team folder (and demo HOMEs). */
 export async function prepareClaudeMembers(store: TeamStore, layout: NormalizedLayout, teamuxBin: string, demo: boolean): Promise<void> {
-  // The Stop hook runs after every turn: as a Perl script when there is Perl (it starts in milliseconds).
-  let perlStop: { perl: string; script: string } | undefined;
+  // The Stop hook, the status line and PreToolUse run on every turn, tool or screen change: as Perl
+  // scripts when there is Perl (they start in milliseconds).
+  const scripts: PerlScripts = {};
   const claudeMembers = [layout.lead, ...layout.teammates].filter((m) => m.claude);
   const perl = claudeMembers.length > 0 ? findProgram('perl', layout.root, process.env.PATH ?? '') : null;
-  if (perl?.ok) perlStop = { perl: perl.file, script: await writeClaudeStopScript(store.paths, perlStopScript(perl.file, process.execPath, stopHookEntry(teamuxBin), teamuxBin)) };
+  if (perl?.ok) {
+    scripts.perlStop = { perl: perl.file, script: await writeClaudeStopScript(store.paths, perlStopScript(perl.file, process.execPath, stopHookEntry(teamuxBin), teamuxBin)) };
+    scripts.perlHooks = { perl: perl.file, script: await writeClaudeHookScript(store.paths, perlHookScript(perl.file, process.execPath, teamuxBin)) };
+  }
   for (const m of claudeMembers) {
-    const ctx = contextOf(m, layout, store.dir, teamuxBin, perlStop);
+    const ctx = contextOf(m, layout, store.dir, teamuxBin, scripts);
     await writeClaudeFiles(store.paths, m.name, { settings: claudeSettings(ctx), mcp: claudeMcpConfig(ctx), ...(demo ? { demoClaudeJson: demoClaudeJson(m.cwd) } : {}) });
     if (ctx.nativeTeams) {
       const perl = findProgram('perl', m.cwd, process.env.PATH ?? '');

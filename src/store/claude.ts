@@ -2,7 +2,8 @@
  * A Claude Code member's files in the team folder: the generated settings and MCP config it is
  * launched with (under `claude/<member>/`, with a demo HOME when the offline model is used), and its
  * activity record `claude/<member>.activity.json` (working / idle / waiting for permission, tokens
- * and cost, a spent budget) that its hooks write and the pane title and roster read.
+ * and cost, a spent budget) that its hooks write (the status line's Perl form too, src/claude/hook-perl.ts,
+ * under the same lock directory) and the pane title and roster read.
  */
 import { chmod } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -46,6 +47,20 @@ export function claudeStopScript(paths: TeamPaths): string {
 /** Write the Stop hook's Perl script (executable by the owner only). */
 export async function writeClaudeStopScript(paths: TeamPaths, script: string): Promise<string> {
   const file = claudeStopScript(paths);
+  await ensureDir(path.dirname(file));
+  await atomicWrite(file, script);
+  await chmod(file, 0o700);
+  return file;
+}
+
+/** Where the StatusLine and PreToolUse fast paths' Perl script is written (one for the team). */
+export function claudeHookScript(paths: TeamPaths): string {
+  return path.join(paths.claude, 'bin', 'hooks');
+}
+
+/** Write the fast hooks' Perl script (executable by the owner only). */
+export async function writeClaudeHookScript(paths: TeamPaths, script: string): Promise<string> {
+  const file = claudeHookScript(paths);
   await ensureDir(path.dirname(file));
   await atomicWrite(file, script);
   await chmod(file, 0o700);

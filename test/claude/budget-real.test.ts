@@ -2,8 +2,9 @@
 // server against a scripted Messages API this test owns: the first response's usage (Claude Code's own
 // transcript record) is over amy's budget, so the Write it asks for is refused by the PreToolUse hook
 // (the reason reaches the model, the file does not exist), the title and roster say "(budget spent)",
-// the lead is told once, a new message is not typed in and a prompt typed by hand is refused; raising the budget in team.json lets the
-// message through and the Write run.
+// the lead is told once, a new message is not typed in and a prompt typed by hand is refused (and
+// cleared from Claude Code's input line); raising the budget in team.json lets the message through and
+// the Write run.
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -77,15 +78,18 @@ describe.skipIf(!CLAUDE)('a budget stops a Claude Code member (real binary, e2e 
     await d.keys('C-a', '2');
     await d.type('typed by hand');
     await d.keys('Enter');
-    await d.waitFor(/Raise the budget/, 'the typed prompt refused with the reason', 30_000);
+    await d.waitFor(/Operation stopped by hook: teamux: amy's budget is spent/, 'the typed prompt refused with the reason', 30_000);
+    await d.waitFor(/Raise the budget/, 'the reason in full', 30_000);
     expect(server.requests.some((r) => r.member === 'amy' && bodyText(r).includes('typed by hand'))).toBe(false);
-    // Claude Code keeps a refused prompt in its input line; the operator clears it (a wake never types into it).
-    await d.keys(...Array<string>('typed by hand'.length).fill('BSpace'));
 
-    // Raised: the message goes in at once (team.json is watched), the Write runs.
+    // Raised: the message goes in at once (team.json is watched), the Write runs. The refused prompt
+    // did not stay in Claude Code's input line (the screen types only into an empty one); it reaches
+    // the model now, with the reason it was stopped.
     const cfg = await store.config();
     await store.writeConfig({ ...cfg, members: cfg.members.map((m) => (m.name === 'amy' ? { ...m, budget: { tokens: 10_000_000, usd: null, windowS: 3600 } } : m)) });
-    await server.waitForRequest((r) => r.member === 'amy' && bodyText(r).includes('budget raised'), 60_000);
+    const raised = await server.waitForRequest((r) => r.member === 'amy' && bodyText(r).includes('budget raised'), 60_000);
+    expect(bodyText(raised)).toMatch(/typed by hand.*Operation stopped by hook: teamux: amy's budget is spent/);
+    expect(readFileSync(store.paths.log, 'utf8')).not.toContain('its input line holds text not yet sent');
     await waitFor(() => existsSync(target), 'spent.txt written once the budget was raised', 60_000, 50);
     await waitFor(async () => (await activity())?.budget === null, 'the budget note cleared', 30_000, 50);
     expect((await store.mail.unread('lead', 'lead')).messages.filter((x) => x.payload?.['budget'] === 'spent')).toHaveLength(1);

@@ -91,9 +91,10 @@ describe('budgets of Claude Code members', () => {
     expect(await budgetNotes(store)).toBe(1);
 
     // A prompt typed into the pane is refused before it reaches the model.
-    const prompt = JSON.parse((await hook(dir, 'UserPromptSubmit', { prompt: 'go on', transcript_path: transcript })).out) as { decision: string; reason: string };
-    expect(prompt.decision).toBe('block');
-    expect(prompt.reason).toContain("amy's budget is spent");
+    // A prompt is not sent: continue false (Claude Code then clears its input line, see hook-answers.ts).
+    const prompt = JSON.parse((await hook(dir, 'UserPromptSubmit', { prompt: 'go on', transcript_path: transcript })).out) as { continue: boolean; stopReason: string };
+    expect(prompt.continue).toBe(false);
+    expect(prompt.stopReason).toContain("amy's budget is spent");
     // Stop does not keep it going with a message that arrived: the message waits, unread.
     await store.send({ from: 'lead', to: 'amy', type: 'message', text: 'one more thing' });
     const stop = await hook(dir, 'Stop', { stop_hook_active: false, last_assistant_message: 'stopped', transcript_path: transcript });

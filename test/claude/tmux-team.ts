@@ -42,8 +42,8 @@ export interface ClaudeTeam {
   say(from: string, to: string, text: string): Promise<void>;
 }
 
-/** Start `layout` (team `name`) with `scripts(root)`; `cleanups` gets what undoes it, in order. */
-export async function startClaudeTeam(claude: string, name: string, layout: string, scripts: (root: string) => Record<string, unknown>, cleanups: Array<() => Promise<void> | void>, cols = 200): Promise<ClaudeTeam> {
+/** Start `layout` (team `name`) with `scripts(root)`; `cleanups` gets what undoes it, in order; `serverOptions` go to the scripted server. */
+export async function startClaudeTeam(claude: string, name: string, layout: string, scripts: (root: string) => Record<string, unknown>, cleanups: Array<() => Promise<void> | void>, cols = 200, serverOptions: { chunkDelayMs?: number } = {}): Promise<ClaudeTeam> {
   const tmp = tempDir(`teamux-claude-${name}-`);
   cleanups.push(async () => {
     const cfg = await TeamStore.open(path.join(tmp.dir, '.teamux', name)).then((r) => (r.ok ? r.store.config() : null)).catch(() => null);
@@ -65,7 +65,7 @@ export async function startClaudeTeam(claude: string, name: string, layout: stri
   const pathDir = claudeOnPath(root, claude);
   const user = userHome(root);
   const userBefore = user.snapshot();
-  const server = await startScriptedServer({ scripts: scripts(root) as never });
+  const server = await startScriptedServer({ ...serverOptions, scripts: scripts(root) as never });
   cleanups.push(() => server.close());
   const env = `env -u ANTHROPIC_API_KEY -u TMUX -u TMUX_PANE PATH=${pathDir}:${process.env.PATH} HOME=${user.home} TEAMUX_DEMO_URL=${server.url}`;
   const d = await TmuxDriver.start(`cd ${root} && ${env} ${process.execPath} ${BIN} start ${file}; echo TEAMUX-EXIT=$?; sleep 600`, cols, 50);
