@@ -8,15 +8,18 @@
  * locks; no lock is needed for that, because a batch's stamp is the folder's mtime taken after the
  * write, so any change the batch does not cover leaves the last stamp behind the folder. Only the
  * rewrite that compacts the file takes its lock. Lines: a header, entry lines, `gone` lines, and a
- * `stamp` line closing each batch; later lines win. See docs/protocol.md §3.2.1.
+ * `stamp` line closing each batch; later lines win. After each batch that leaves this process's copy
+ * exactly equal to the file, the ready list (store/ready-list.ts) is written from it, so a short-lived
+ * claim need not parse this file. See docs/protocol.md §3.2.1.
  */
-import { closeSync, lstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Task } from '../protocol/types.js';
 import { boardState, type BoardTask } from './board-model.js';
 import { appendLines, atomicWrite, checkFolderSync, type FileProblem } from './fsx.js';
 import { withLock } from './lock.js';
 import type { TeamPaths } from './paths.js';
+import { folderStamp, READY_FIRST, writeReadyList, type ReadyList } from './ready-list.js';
 
 /** How old the last full check may be before a reader checks every task file again. */
 export const SCAN_EVERY_MS = 60_000;
@@ -140,14 +143,8 @@ export class BoardIndex {
     else await this.append(lines, { stamp, scan: now });
   }
 
-  private async readEntry(id: string): Promise<IndexEntry | null> {
-    const file = this.paths.task(id);
-    const before = fileId(file);
-    const r = await this.read(id);
-    if (!before) return null;
-    if (r.task) return entryOf(r.task, before);
-    if (r.problem) return { id, status: 'pending', owner: null, blockedBy: [], file: before, problem: r.problem.message };
-    return null;
+  private readEntry(id: string): Promise<IndexEntry | null> {
+    return readIndexEntry(this.paths, this.read, id);
   }
 
   /** Read the lines appended since this process last looked (all of them when the file was replaced). */
@@ -223,15 +220,20 @@ export class BoardIndex {
 
   private async append(lines: string[], stamp: { stamp: string; scan?: number }): Promise<void> {
     if (this.offset === 0 && this.ino === -1) return withLock(this.file, () => this.compact(stamp));
+    const before = this.offset;
+    const ino = this.ino;
     // One write per batch: a reader sees it whole, or a prefix without its stamp (read as stale).
-    appendLines(this.file, [...lines, JSON.stringify(stamp)]);
-    // Our own appends are already applied: move past them without reading them back.
-    const st = statSync(this.file);
-    this.offset = st.size;
-    this.ino = st.ino;
+    const written = appendLines(this.file, [...lines, JSON.stringify(stamp)]);
     this.lines += lines.length + 1;
     this.stamp = stamp.stamp;
     if (stamp.scan !== undefined) this.scannedAt = stamp.scan;
+    const st = statSync(this.file);
+    // Another process appended since this one last read: its lines (and ours after them) are read
+    // next time, in the file's order, rather than skipped.
+    if (st.ino !== ino || st.size !== before + written) return;
+    // Our own appends are already applied: move past them without reading them back.
+    this.offset = st.size;
+    this.saveReadyList();
   }
 
   /** Replace the file with the current entries and a stamp (atomically). */
@@ -244,6 +246,51 @@ export class BoardIndex {
     this.lines = this.entries.size + 2;
     this.stamp = stamp.stamp;
     if (stamp.scan !== undefined) this.scannedAt = stamp.scan;
+    this.saveReadyList();
+  }
+
+  /**
+   * Write the ready list from the entries, which equal the index file up to `offset` (after a
+   * catch-up, an append of our own right after it, or a compaction).
+   */
+  saveReadyList(): void {
+    const ready = this.ready(this.entries);
+    writeReadyList(this.paths, { index: [this.ino, this.offset], stamp: this.stamp, scan: this.scannedAt, total: ready.length, first: ready.slice(0, READY_FIRST) });
+  }
+}
+
+/** The index entry of task `id` as its file reads now (a problem entry when it does not parse); null when it is missing. */
+export async function readIndexEntry(paths: TeamPaths, read: ReadTask, id: string): Promise<IndexEntry | null> {
+  const file = paths.task(id);
+  const before = fileId(file);
+  const r = await read(id);
+  if (!before) return null;
+  if (r.task) return entryOf(r.task, before);
+  if (r.problem) return { id, status: 'pending', owner: null, blockedBy: [], file: before, problem: r.problem.message };
+  return null;
+}
+
+/**
+ * BoardIndex.note for a short-lived claim that never read the index (it trusted the ready list, or
+ * claimed by id):
+ * the entry of task `id` (re-read from its file) and a stamp appended in one write. When the claim
+ * took a task the list held as ready and nobody appended since the list was derived, the list
+ * follows with the task taken out (a ready task was not completed, so no other task's readiness
+ * changes); otherwise it is left stale. Like note, a failure only leaves the index stale.
+ */
+export async function noteClaim(paths: TeamPaths, read: ReadTask, id: string, list: ReadyList | null, taken: boolean): Promise<void> {
+  try {
+    const file = path.join(paths.dir, 'task-index.jsonl');
+    // No index yet: the next reader builds it from the task files (a lone line would lack its header).
+    if (!list && !existsSync(file)) return;
+    const e = (await readIndexEntry(paths, read, id)) ?? { id, gone: true };
+    const stamp = folderStamp(paths.tasks);
+    const written = appendLines(file, [JSON.stringify(e), JSON.stringify({ stamp })]);
+    const st = statSync(file);
+    if (!list || !taken || !list.first.includes(id) || 'gone' in e || e.status !== 'in_progress' || st.ino !== list.index[0] || st.size !== list.index[1] + written) return;
+    writeReadyList(paths, { index: [st.ino, st.size], stamp, scan: list.scan, total: list.total - 1, first: list.first.filter((x) => x !== id) });
+  } catch {
+    // The index is derived: it is only stale now, never wrong for long.
   }
 }
 
@@ -263,14 +310,5 @@ function fileId(file: string): [number, number, number] | null {
     return [st.mtimeMs, st.size, st.ino];
   } catch {
     return null;
-  }
-}
-
-/** The tasks folder's mtime in nanoseconds, as text: it moves on every create, rename and delete in it. */
-function folderStamp(dir: string): string {
-  try {
-    return statSync(dir, { bigint: true }).mtimeNs.toString();
-  } catch {
-    return 'missing';
   }
 }
