@@ -12,7 +12,7 @@ import type { CliContext } from './context.js';
 import { OPERATOR } from '../protocol/operator.js';
 import { visible } from '../protocol/visible.js';
 import { UnsafePathError } from '../store/fsx.js';
-import { LockBusyError } from '../store/lock.js';
+import { LockBusyError } from '../store/dir-lock.js';
 import { quickClaim } from '../store/quick-claim.js';
 
 /** Exit codes, as context.ts's EXIT_OK, EXIT_BAD_INPUT and EXIT_REFUSED. */

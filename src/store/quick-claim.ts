@@ -19,11 +19,11 @@ import type { Member, ProcessRef, Task } from '../protocol/types.js';
 import { EventLog } from './events.js';
 import { ensureDir, readText, readTextSync, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
 import { cliClaimHolder } from './liveness.js';
-import { tryWithLock, withLock } from './lock.js';
+import { tryWithDirLock, withDirLock } from './dir-lock.js';
 import type { TeamPaths } from './paths.js';
 import { quickFolder } from './quick-folder.js';
-import { trustedReadyList } from './ready-list.js';
-import { BoardIndex, NONE_READY_SCAN_MS, noteClaim, SCAN_EVERY_MS } from './task-index.js';
+import { noteClaim, SCAN_EVERY_MS, trustedReadyList } from './ready-list.js';
+import type { BoardIndex } from './task-index.js';
 
 /** Racing claimers start at one of the first SPREAD ready tasks (by pid): store/tasks.ts's SPREAD. */
 const SPREAD = 8;
@@ -59,13 +59,11 @@ export async function quickClaim(dir: string, by: string, id: string | undefined
 /** One claim by one member (the fields TaskBoard and TeamStore use for it). */
 class QuickClaim {
   private readonly events: EventLog;
-  private readonly index: BoardIndex;
   private readonly holder: ProcessRef;
   private readonly read = (id: string): Promise<{ task?: Task; problem?: FileProblem }> => this.readTask(id);
 
   constructor(private readonly paths: TeamPaths, private readonly me: Member) {
     this.events = new EventLog(paths.events);
-    this.index = new BoardIndex(paths, this.read);
     // A short-lived CLI call: the claim is held by the member's process or the CLI's parent (§7).
     this.holder = cliClaimHolder(me);
   }
@@ -76,7 +74,7 @@ class QuickClaim {
     // The ready list, when it is what the index would say now: no need to parse the index.
     const list = trustedReadyList(this.paths, SCAN_EVERY_MS);
     if (id !== undefined) {
-      const r = await withLock(this.paths.task(id), () => this.claimLocked(id));
+      const r = await withDirLock(this.paths.task(id), () => this.claimLocked(id));
       await noteClaim(this.paths, this.read, id, list, r.ok);
       return r;
     }
@@ -93,14 +91,17 @@ class QuickClaim {
       }
       // None of them could be taken: the index decides, as below.
     }
-    let ready = this.index.ready(await this.index.current());
+    // Loaded only now: a claim the ready list answers needs neither the index nor the lock library.
+    const { BoardIndex, NONE_READY_SCAN_MS } = await import('./task-index.js');
+    const index: BoardIndex = new BoardIndex(this.paths, this.read);
+    let ready = index.ready(await index.current());
     // "No ready task" rests on a recent check of every task file.
-    if (ready.length === 0) ready = this.index.ready(await this.index.current(NONE_READY_SCAN_MS));
+    if (ready.length === 0) ready = index.ready(await index.current(NONE_READY_SCAN_MS));
     const start = process.pid % Math.min(SPREAD, Math.max(1, ready.length));
     for (const candidate of [...ready.slice(start), ...ready.slice(0, start)]) {
       const r = await this.tryCandidate(candidate);
       if (r) {
-        await this.index.note([candidate]);
+        await index.note([candidate]);
         return r;
       }
     }
@@ -111,7 +112,7 @@ class QuickClaim {
   private async tryCandidate(id: string): Promise<Outcome<Task> | null> {
     if (!this.looksClaimable(id)) return null;
     // A task whose lock is busy is being claimed by someone else right now: move on.
-    const r = await tryWithLock(this.paths.task(id), () => this.claimLocked(id));
+    const r = await tryWithDirLock(this.paths.task(id), () => this.claimLocked(id));
     return r?.ok ? r : null;
   }
 
@@ -124,7 +125,7 @@ class QuickClaim {
     }
     if (this.me.status === 'working' || this.me.status === 'stopping') return;
     // TeamStore.updateMember: the member's record changed under the config lock, team.json rewritten whole.
-    const changed = await withLock(this.paths.config, async () => {
+    const changed = await withDirLock(this.paths.config, async () => {
       const text = await readText(this.paths.config);
       const cfg = checkTeamConfig(text === undefined ? undefined : JSON.parse(text));
       // The task is claimed already: a team.json that went bad meanwhile is an error, as in TeamStore.config().

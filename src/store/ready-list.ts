@@ -6,12 +6,18 @@
  * index is still that size and the tasks folder's stamp and the check's age are what BoardIndex would
  * trust; otherwise it reads the index. The index writes it after each of its appends that left its
  * cache exactly equal to the file. It is written without fsync: a torn or lost file only fails the
- * check, and a claimer then reads the index. See docs/protocol.md §3.2.1.
+ * check, and a claimer then reads the index. A claim that trusted it notes its task in the index
+ * here, without reading the index either. See docs/protocol.md §3.2.1.
  */
-import { closeSync, constants as fsc, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, constants as fsc, lstatSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
-import { checkFileSync, FILE_MODE, tempPathFor } from './fsx.js';
+import type { Task } from '../protocol/types.js';
+import { appendLines, checkFileSync, FILE_MODE, tempPathFor } from './fsx.js';
 import type { TeamPaths } from './paths.js';
+import type { IndexEntry, ReadTask } from './task-index.js';
+
+/** How old the index's last full check may be before a reader checks every task file again. */
+export const SCAN_EVERY_MS = 60_000;
 
 /** How many of the lowest ready ids the list keeps. */
 export const READY_FIRST = 64;
@@ -78,5 +84,54 @@ export function writeReadyList(paths: TeamPaths, list: ReadyList): void {
     renameSync(tmp, file);
   } catch {
     rmSync(tmp, { force: true });
+  }
+}
+
+/** The index entry of task `id` as its file reads now (a problem entry when it does not parse); null when it is missing. */
+export async function readIndexEntry(paths: TeamPaths, read: ReadTask, id: string): Promise<IndexEntry | null> {
+  const file = paths.task(id);
+  const before = fileId(file);
+  const r = await read(id);
+  if (!before) return null;
+  if (r.task) return entryOf(r.task, before);
+  if (r.problem) return { id, status: 'pending', owner: null, blockedBy: [], file: before, problem: r.problem.message };
+  return null;
+}
+
+/**
+ * BoardIndex.note for a short-lived claim that never read the index (it trusted the ready list, or
+ * claimed by id): the entry of task `id` (re-read from its file) and a stamp appended in one write. When the claim
+ * took a task the list held as ready and nobody appended since the list was derived, the list
+ * follows with the task taken out (a ready task was not completed, so no other task's readiness
+ * changes); otherwise it is left stale. Like note, a failure only leaves the index stale.
+ */
+export async function noteClaim(paths: TeamPaths, read: ReadTask, id: string, list: ReadyList | null, taken: boolean): Promise<void> {
+  try {
+    const file = path.join(paths.dir, 'task-index.jsonl');
+    // No index yet: the next reader builds it from the task files (a lone line would lack its header).
+    if (!list && !existsSync(file)) return;
+    const e = (await readIndexEntry(paths, read, id)) ?? { id, gone: true };
+    const stamp = folderStamp(paths.tasks);
+    const written = appendLines(file, [JSON.stringify(e), JSON.stringify({ stamp })]);
+    const st = statSync(file);
+    if (!list || !taken || !list.first.includes(id) || 'gone' in e || e.status !== 'in_progress' || st.ino !== list.index[0] || st.size !== list.index[1] + written) return;
+    writeReadyList(paths, { index: [st.ino, st.size], stamp, scan: list.scan, total: list.total - 1, first: list.first.filter((x) => x !== id) });
+  } catch {
+    // The index is derived: it is only stale now, never wrong for long.
+  }
+}
+
+/** The index entry of a task read from a file with this identity (the fields its state depends on). */
+function entryOf(t: Task, file: [number, number, number]): IndexEntry {
+  return { id: t.id, status: t.status, owner: t.owner, blockedBy: t.blockedBy, file };
+}
+
+/** A file's identity for change detection; null when it is missing. */
+export function fileId(file: string): [number, number, number] | null {
+  try {
+    const st = lstatSync(file);
+    return [st.mtimeMs, st.size, st.ino];
+  } catch {
+    return null;
   }
 }

@@ -12,17 +12,16 @@
  * exactly equal to the file, the ready list (store/ready-list.ts) is written from it, so a short-lived
  * claim need not parse this file. See docs/protocol.md §3.2.1.
  */
-import { closeSync, existsSync, lstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Task } from '../protocol/types.js';
 import { boardState, type BoardTask } from './board-model.js';
 import { appendLines, atomicWrite, checkFolderSync, type FileProblem } from './fsx.js';
-import { withLock } from './lock.js';
 import type { TeamPaths } from './paths.js';
-import { folderStamp, READY_FIRST, writeReadyList, type ReadyList } from './ready-list.js';
+import { fileId, folderStamp, READY_FIRST, readIndexEntry, SCAN_EVERY_MS, writeReadyList } from './ready-list.js';
 
-/** How old the last full check may be before a reader checks every task file again. */
-export const SCAN_EVERY_MS = 60_000;
+export { SCAN_EVERY_MS };
+
 /** "No ready task" rests on a full check at most this old. */
 export const NONE_READY_SCAN_MS = 1_000;
 /** The first line of the file. */
@@ -139,7 +138,7 @@ export class BoardIndex {
       for (const [id, e] of read) lines.push(this.apply(e ?? { id, gone: true }));
     }
     // A large backlog of superseded lines is compacted into a fresh file.
-    if (this.lines > 2 * this.entries.size + 1_000) await withLock(this.file, () => this.compact({ stamp, scan: now }));
+    if (this.lines > 2 * this.entries.size + 1_000) await (await import('./lock.js')).withLock(this.file, () => this.compact({ stamp, scan: now }));
     else await this.append(lines, { stamp, scan: now });
   }
 
@@ -219,7 +218,8 @@ export class BoardIndex {
   }
 
   private async append(lines: string[], stamp: { stamp: string; scan?: number }): Promise<void> {
-    if (this.offset === 0 && this.ino === -1) return withLock(this.file, () => this.compact(stamp));
+    // The lock library is loaded only here and for compaction: a short-lived claim never needs it.
+    if (this.offset === 0 && this.ino === -1) return (await import('./lock.js')).withLock(this.file, () => this.compact(stamp));
     const before = this.offset;
     const ino = this.ino;
     // One write per batch: a reader sees it whole, or a prefix without its stamp (read as stale).
@@ -259,56 +259,6 @@ export class BoardIndex {
   }
 }
 
-/** The index entry of task `id` as its file reads now (a problem entry when it does not parse); null when it is missing. */
-export async function readIndexEntry(paths: TeamPaths, read: ReadTask, id: string): Promise<IndexEntry | null> {
-  const file = paths.task(id);
-  const before = fileId(file);
-  const r = await read(id);
-  if (!before) return null;
-  if (r.task) return entryOf(r.task, before);
-  if (r.problem) return { id, status: 'pending', owner: null, blockedBy: [], file: before, problem: r.problem.message };
-  return null;
-}
-
-/**
- * BoardIndex.note for a short-lived claim that never read the index (it trusted the ready list, or
- * claimed by id):
- * the entry of task `id` (re-read from its file) and a stamp appended in one write. When the claim
- * took a task the list held as ready and nobody appended since the list was derived, the list
- * follows with the task taken out (a ready task was not completed, so no other task's readiness
- * changes); otherwise it is left stale. Like note, a failure only leaves the index stale.
- */
-export async function noteClaim(paths: TeamPaths, read: ReadTask, id: string, list: ReadyList | null, taken: boolean): Promise<void> {
-  try {
-    const file = path.join(paths.dir, 'task-index.jsonl');
-    // No index yet: the next reader builds it from the task files (a lone line would lack its header).
-    if (!list && !existsSync(file)) return;
-    const e = (await readIndexEntry(paths, read, id)) ?? { id, gone: true };
-    const stamp = folderStamp(paths.tasks);
-    const written = appendLines(file, [JSON.stringify(e), JSON.stringify({ stamp })]);
-    const st = statSync(file);
-    if (!list || !taken || !list.first.includes(id) || 'gone' in e || e.status !== 'in_progress' || st.ino !== list.index[0] || st.size !== list.index[1] + written) return;
-    writeReadyList(paths, { index: [st.ino, st.size], stamp, scan: list.scan, total: list.total - 1, first: list.first.filter((x) => x !== id) });
-  } catch {
-    // The index is derived: it is only stale now, never wrong for long.
-  }
-}
-
 function isCompleted(e: IndexEntry | undefined): boolean {
   return e !== undefined && e.problem === undefined && e.status === 'completed';
-}
-
-/** The index entry of a task read from a file with this identity (the fields its state depends on). */
-function entryOf(t: Task, file: [number, number, number]): IndexEntry {
-  return { id: t.id, status: t.status, owner: t.owner, blockedBy: t.blockedBy, file };
-}
-
-/** A file's identity for change detection; null when it is missing. */
-function fileId(file: string): [number, number, number] | null {
-  try {
-    const st = lstatSync(file);
-    return [st.mtimeMs, st.size, st.ino];
-  } catch {
-    return null;
-  }
 }
