@@ -253,7 +253,7 @@ export class BoardIndex {
    * Write the ready list from the entries, which equal the index file up to `offset` (after a
    * catch-up, an append of our own right after it, or a compaction).
    */
-  saveReadyList(): void {
+  private saveReadyList(): void {
     const ready = this.ready(this.entries);
     writeReadyList(this.paths, { index: [this.ino, this.offset], stamp: this.stamp, scan: this.scannedAt, total: ready.length, first: ready.slice(0, READY_FIRST) });
   }
