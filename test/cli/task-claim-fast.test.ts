@@ -3,7 +3,8 @@
 // gets the full verb's message; processes racing on one board, some on each path, never take a task
 // twice; hand edits of task files are seen; and the ready list it reads instead of the index is what
 // the index says. Real child processes of bin/teamux, with a module hook that tells which path ran
-// (the full verb loads store/team.js, the short path does not); TEAMUX_STORE=folder forces the full verb.
+// (the full verb loads store/team.js, the short path does not; dist/cli/, not the bundle, so modules
+// have their names); TEAMUX_STORE=folder forces the full verb. test/cli/bundle.test.ts runs claim bundled.
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -28,7 +29,8 @@ async function team(names = ['amy', 'bob']) {
 
 /** `teamux task claim ARGV` as a child process; `full` forces the full verb. Which path ran is checked. */
 function claim(argv: string[], dir: string, opts: { full?: boolean; env?: Record<string, string>; expectPath?: 'short' | 'full' } = {}): Promise<{ code: number; out: string; err: string }> {
-  const env = { ...process.env, TEAMUX_MEMBER: '', TEAMUX_TEAM_DIR: '', TEAMUX_STORE: opts.full ? 'folder' : '', ...opts.env };
+  // dist/cli/'s module graph (TEAMUX_BUNDLE=0), where the full verb's store/team.js shows which path ran.
+  const env = { ...process.env, TEAMUX_MEMBER: '', TEAMUX_TEAM_DIR: '', TEAMUX_STORE: opts.full ? 'folder' : '', TEAMUX_BUNDLE: '0', ...opts.env };
   return new Promise((resolve, reject) => {
     execFile(process.execPath, ['--import', HOOK, BIN, 'task', 'claim', ...argv, ...(argv.includes('--team-dir') ? [] : ['--team-dir', dir])], { env, cwd: REPO }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
