@@ -25,12 +25,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cleanupAll, RUN_TAG, tempDir } from './lib/cleanup.mjs';
 import { machineLine, num, printTable, ratio } from './lib/report.mjs';
 import { clock, summarize } from './lib/timing.mjs';
-<<<<<<< HEAD
 import { longRunRows } from './scale/long-run.mjs';
-import { paneCountRows, printingRows } from './scale/panes.mjs';
-=======
 import { memoryRows, paneCountRows, printingRows } from './scale/panes.mjs';
->>>>>>> main
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(REPO, 'dist');
