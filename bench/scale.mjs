@@ -11,6 +11,9 @@
  *   panes    start-up and RSS with 2/4/8/16 panes, RSS of 8 panes with full and empty scrollback,
  *            CPU while 4 panes print 100 lines/s, vs tmux
  *            (bench/scale/panes.mjs)
+ *   long     one long run: a team under steady traffic, its last window against its first (memory,
+ *            latency, CPU per operation, disk), bench/scale/long-run.mjs; TEAMUX_BENCH_LONG_S sets its
+ *            length (quick: 20 s in 5 s windows, else 180 s in 30 s windows)
  * `--quick` takes fewer samples and a sidebar row at 1k/5k only (a few minutes); every row is still
  * printed. Sections can be named: `node bench/scale.mjs --quick tasks panes`. TEAMUX_BENCH_SIZES
  * picks the board sizes. Run `npx tsc -p tsconfig.json` first; it measures dist/ of this checkout.
@@ -22,6 +25,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cleanupAll, RUN_TAG, tempDir } from './lib/cleanup.mjs';
 import { machineLine, num, printTable, ratio } from './lib/report.mjs';
 import { clock, summarize } from './lib/timing.mjs';
+import { longRunRows } from './scale/long-run.mjs';
 import { memoryRows, paneCountRows, printingRows } from './scale/panes.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -284,6 +288,18 @@ async function panesSection() {
   printTable('CPU while 4 panes each print 100 lines/s, side by side over the same window, % of one core; goal ≤ 1.5x tmux (teamux skips intermediate frames: bytes to the terminal shown)', ['round', 'window (s)', 'teamux', 'tmux server + client', 'ratio', 'KiB/s to the terminal, teamux / tmux'], printing);
 }
 
+async function longRunSection() {
+  const seconds = Number(process.env.TEAMUX_BENCH_LONG_S) || (QUICK ? 20 : 180);
+  const windowS = QUICK ? 5 : 30;
+  note(`long run: ${seconds} s`);
+  const root = tempDir('teamux-scale-long-');
+  const dir = path.join(root, '.teamux', 'long');
+  await initTeam(dir, { name: 'long', root, layoutFile: null, members: [member('lead', 'lead'), ...['amy', 'bob', 'cat', 'dan'].map((n) => member(n, 'teammate'))], seedTasks: [] });
+  const { TeamWatch } = await load('store/team-watch.js');
+  const rows = await longRunRows({ seconds, windowS, dir, open, TeamWatch, note });
+  printTable(`One long run: ${seconds} s of traffic (4 messages sent and read, 2 tasks created, 1 claimed and completed per round, the screen's TeamWatch following), its last window against its first (the reference); nothing but the board should grow without bound (logs roll over into segments, set small here)`, ['window', 'ops/s', 'send→read p50 / p95 (ms)', 'claim p50 (ms)', 'CPU ms per op', 'RSS MiB', 'heap MiB', 'logs on disk MiB', 'tasks on the board'], rows);
+}
+
 try {
   process.stdout.write(`teamux scale benchmark${QUICK ? ' (quick)' : ''}\n${machineLine()}\n`);
   const tmuxV = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
@@ -293,6 +309,7 @@ try {
   if (want('sidebar')) await sidebarSection();
   if (want('logs')) await logsSection();
   if (want('panes')) await panesSection();
+  if (want('long')) await longRunSection();
   process.stdout.write(`\nload average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`);
 } finally {
   cleanupAll();

@@ -46,6 +46,11 @@ export async function runCli(argv: string[], raw: CliContext): Promise<number> {
     const code = await (await import('./inbox-fast.js')).inboxReadFast(rest, ctx);
     if (code !== null) return code;
   }
+  // So does `task claim`, the call a member makes each time it looks for work (cli/task-claim-fast.ts).
+  if (name === 'task' && rest[0] === 'claim' && !rest.includes('--help') && !rest.includes('-h')) {
+    const code = await (await import('./task-claim-fast.js')).taskClaimFast(rest.slice(1), ctx);
+    if (code !== null) return code;
+  }
   const entry = verbs.find((v) => v.name === name);
   if (!entry) {
     ctx.err(`teamux: unknown verb "${name}"\n  hint: one of ${verbs.map((v) => v.name).join(', ')} (teamux --help)`);

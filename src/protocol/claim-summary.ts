@@ -6,7 +6,7 @@
  * agent) knows whether to wait, or that the work is not for it.
  */
 import { byId } from './tasks.js';
-import { refuse, type Outcome, type RefusalReason } from './types.js';
+import { refuse, type Outcome, type RefusalReason } from './outcome.js';
 
 /** One ready task the guard refused. */
 export interface GuardRefusal {

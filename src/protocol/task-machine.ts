@@ -9,7 +9,8 @@
  *      └──release/fail──┘  └──fail (N-th failure)──▶ blocked ──reopen──▶ pending
  *   pending, blocked ──delete──▶ deleted (final);  edit: pending, in_progress, blocked
  */
-import { accept, refuse, type Attempt, type AttemptOutcome, type Outcome, type ProcessRef, type Task, type TaskStatus } from './types.js';
+import { accept, refuse, type Outcome } from './outcome.js';
+import type { Attempt, AttemptOutcome, ProcessRef, Task, TaskStatus } from './types.js';
 
 /** The transitions of a task. */
 export const TRANSITIONS = {

@@ -7,7 +7,8 @@
 import {
   checkTransition, claimedBy, completedBy, DEFAULT_MAX_FAILURES, deleted, edited, failed, reassignedTo, releasedAs, reopened, type TaskEdit, type Transition,
 } from './task-machine.js';
-import { accept, refuse, type Outcome, type ProcessRef, type Task, type TaskStatus } from './types.js';
+import { accept, refuse, type Outcome } from './outcome.js';
+import type { ProcessRef, Task, TaskStatus } from './types.js';
 
 /** A read-only view of the board: id -> task. */
 export type TaskIndex = ReadonlyMap<string, Task>;

@@ -187,8 +187,8 @@ export async function appendLine(file: string, line: string): Promise<void> {
   appendLines(file, [line]);
 }
 
-/** Append several JSONL records in one write (a reader sees them whole or as a prefix of whole lines). */
-export function appendLines(file: string, lines: string[]): void {
+/** Append several JSONL records in one write (a reader sees them whole or as a prefix of whole lines); returns the bytes written. */
+export function appendLines(file: string, lines: string[]): number {
   if (lines.some((l) => l.includes('\n'))) throw new Error('append: a JSONL record must not contain a newline');
   const buf = Buffer.from(lines.map((l) => redact(l) + '\n').join(''), 'utf8');
   checkFolderSync(path.dirname(file));
@@ -205,6 +205,7 @@ export function appendLines(file: string, lines: string[]): void {
   } finally {
     closeSync(fd);
   }
+  return buf.length;
 }
 
 /** What went wrong reading a file that a person may have edited by hand. */

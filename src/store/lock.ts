@@ -1,11 +1,12 @@
 /**
  * Cross-process locks from proper-lockfile (mkdir-based, with stale-lock detection and a heartbeat
- * on the lock's mtime), wrapped so that a critical section always releases its lock.
+ * on the lock's mtime), wrapped so that a critical section always releases its lock. The CLI's short
+ * paths take the same locks with store/dir-lock.ts, which speaks the same protocol without the package.
  */
-import { lstatSync } from 'node:fs';
 import lockfile from 'proper-lockfile';
-import * as path from 'node:path';
-import { checkFolderSync, UnsafePathError } from './fsx.js';
+import { checkLockPath, LockBusyError } from './dir-lock.js';
+
+export { LockBusyError };
 
 // About 10 s of retries at most (300 tries, backing off to 40 ms); the lock is stale after 5 s
 // without its holder refreshing it (every second).
@@ -16,13 +17,6 @@ const LOCK_OPTIONS = {
   retries: { retries: 300, factor: 1.3, minTimeout: 1, maxTimeout: 40, randomize: true },
 } as const;
 
-/** The lock could not be taken in time: another process holds it (exit 3 on the CLI). */
-export class LockBusyError extends Error {
-  constructor(readonly target: string) {
-    super(`${target} is locked by another process; try again`);
-  }
-}
-
 /**
  * Called when a held lock was taken over as stale (its holder stalled for more than 5 s). The default
  * would throw from a timer and kill the process; the critical sections are short and write
@@ -30,19 +24,6 @@ export class LockBusyError extends Error {
  */
 function onCompromised(err: Error): void {
   process.emitWarning(`teamux lock compromised: ${err.message}`);
-}
-
-/**
- * Refuse a lock folder that is a link (the lock's mtime heartbeat would touch whatever it points at),
- * or one whose parent is not a real folder (the lock would be made outside the team folder).
- */
-function checkLockPath(target: string): void {
-  checkFolderSync(path.dirname(target));
-  try {
-    if (lstatSync(`${target}.lock`).isSymbolicLink()) throw new UnsafePathError(`${target}.lock`, 'is a symbolic link');
-  } catch (err) {
-    if (err instanceof UnsafePathError) throw err;
-  }
 }
 
 /** Run `fn` while holding the lock on `target` (a file or folder; it need not exist). */

@@ -8,18 +8,20 @@
  * locks; no lock is needed for that, because a batch's stamp is the folder's mtime taken after the
  * write, so any change the batch does not cover leaves the last stamp behind the folder. Only the
  * rewrite that compacts the file takes its lock. Lines: a header, entry lines, `gone` lines, and a
- * `stamp` line closing each batch; later lines win. See docs/protocol.md §3.2.1.
+ * `stamp` line closing each batch; later lines win. After each batch that leaves this process's copy
+ * exactly equal to the file, the ready list (store/ready-list.ts) is written from it, so a short-lived
+ * claim need not parse this file. See docs/protocol.md §3.2.1.
  */
-import { closeSync, lstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Task } from '../protocol/types.js';
 import { boardState, type BoardTask } from './board-model.js';
 import { appendLines, atomicWrite, checkFolderSync, type FileProblem } from './fsx.js';
-import { withLock } from './lock.js';
 import type { TeamPaths } from './paths.js';
+import { fileId, folderStamp, READY_FIRST, readIndexEntry, SCAN_EVERY_MS, writeReadyList } from './ready-list.js';
 
-/** How old the last full check may be before a reader checks every task file again. */
-export const SCAN_EVERY_MS = 60_000;
+export { SCAN_EVERY_MS };
+
 /** "No ready task" rests on a full check at most this old. */
 export const NONE_READY_SCAN_MS = 1_000;
 /** The first line of the file. */
@@ -136,18 +138,12 @@ export class BoardIndex {
       for (const [id, e] of read) lines.push(this.apply(e ?? { id, gone: true }));
     }
     // A large backlog of superseded lines is compacted into a fresh file.
-    if (this.lines > 2 * this.entries.size + 1_000) await withLock(this.file, () => this.compact({ stamp, scan: now }));
+    if (this.lines > 2 * this.entries.size + 1_000) await (await import('./lock.js')).withLock(this.file, () => this.compact({ stamp, scan: now }));
     else await this.append(lines, { stamp, scan: now });
   }
 
-  private async readEntry(id: string): Promise<IndexEntry | null> {
-    const file = this.paths.task(id);
-    const before = fileId(file);
-    const r = await this.read(id);
-    if (!before) return null;
-    if (r.task) return entryOf(r.task, before);
-    if (r.problem) return { id, status: 'pending', owner: null, blockedBy: [], file: before, problem: r.problem.message };
-    return null;
+  private readEntry(id: string): Promise<IndexEntry | null> {
+    return readIndexEntry(this.paths, this.read, id);
   }
 
   /** Read the lines appended since this process last looked (all of them when the file was replaced). */
@@ -222,16 +218,22 @@ export class BoardIndex {
   }
 
   private async append(lines: string[], stamp: { stamp: string; scan?: number }): Promise<void> {
-    if (this.offset === 0 && this.ino === -1) return withLock(this.file, () => this.compact(stamp));
+    // The lock library is loaded only here and for compaction: a short-lived claim never needs it.
+    if (this.offset === 0 && this.ino === -1) return (await import('./lock.js')).withLock(this.file, () => this.compact(stamp));
+    const before = this.offset;
+    const ino = this.ino;
     // One write per batch: a reader sees it whole, or a prefix without its stamp (read as stale).
-    appendLines(this.file, [...lines, JSON.stringify(stamp)]);
-    // Our own appends are already applied: move past them without reading them back.
-    const st = statSync(this.file);
-    this.offset = st.size;
-    this.ino = st.ino;
+    const written = appendLines(this.file, [...lines, JSON.stringify(stamp)]);
     this.lines += lines.length + 1;
     this.stamp = stamp.stamp;
     if (stamp.scan !== undefined) this.scannedAt = stamp.scan;
+    const st = statSync(this.file);
+    // Another process appended since this one last read: its lines (and ours after them) are read
+    // next time, in the file's order, rather than skipped.
+    if (st.ino !== ino || st.size !== before + written) return;
+    // Our own appends are already applied: move past them without reading them back.
+    this.offset = st.size;
+    this.saveReadyList();
   }
 
   /** Replace the file with the current entries and a stamp (atomically). */
@@ -244,33 +246,19 @@ export class BoardIndex {
     this.lines = this.entries.size + 2;
     this.stamp = stamp.stamp;
     if (stamp.scan !== undefined) this.scannedAt = stamp.scan;
+    this.saveReadyList();
+  }
+
+  /**
+   * Write the ready list from the entries, which equal the index file up to `offset` (after a
+   * catch-up, an append of our own right after it, or a compaction).
+   */
+  private saveReadyList(): void {
+    const ready = this.ready(this.entries);
+    writeReadyList(this.paths, { index: [this.ino, this.offset], stamp: this.stamp, scan: this.scannedAt, total: ready.length, first: ready.slice(0, READY_FIRST) });
   }
 }
 
 function isCompleted(e: IndexEntry | undefined): boolean {
   return e !== undefined && e.problem === undefined && e.status === 'completed';
-}
-
-/** The index entry of a task read from a file with this identity (the fields its state depends on). */
-function entryOf(t: Task, file: [number, number, number]): IndexEntry {
-  return { id: t.id, status: t.status, owner: t.owner, blockedBy: t.blockedBy, file };
-}
-
-/** A file's identity for change detection; null when it is missing. */
-function fileId(file: string): [number, number, number] | null {
-  try {
-    const st = lstatSync(file);
-    return [st.mtimeMs, st.size, st.ino];
-  } catch {
-    return null;
-  }
-}
-
-/** The tasks folder's mtime in nanoseconds, as text: it moves on every create, rename and delete in it. */
-function folderStamp(dir: string): string {
-  try {
-    return statSync(dir, { bigint: true }).mtimeNs.toString();
-  } catch {
-    return 'missing';
-  }
 }

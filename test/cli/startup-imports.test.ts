@@ -1,6 +1,6 @@
 // The CLI's floor: `teamux --version` loads only the entry and the verb table, small team verbs
-// (inbox read, task claim) never load the UI, node-pty, the SDK, the MCP server or the demo, and a
-// plain `inbox read` loads no package at all (no zod, no lock library, not the whole store). Real
+// (inbox read, task claim) never load the UI, node-pty, the SDK, the MCP server or the demo, and plain
+// `inbox read` and `task claim` load no package at all (no zod, no lock library, not the whole store). Real
 // child processes, with a module hook that reports every module they load. These are about dist/cli/'s
 // module graph (TEAMUX_BUNDLE=0); test/cli/bundle.test.ts checks the same of the bundle.
 import { execFile } from 'node:child_process';
@@ -46,12 +46,13 @@ describe('cli start-up', () => {
     for (const argv of [['inbox', 'read', '--as', 'amy'], ['task', 'claim', '--as', 'amy']]) {
       const r = await loaded([...argv, '--team-dir', t.dir]);
       expect(r.code, argv.join(' ')).toBe(0);
-      // The plain inbox read takes the short path (cli/inbox-fast.ts): the inbox module and nothing of the rest.
+      // The plain inbox read and task claim take short paths (cli/inbox-fast.ts, cli/task-claim-fast.ts):
+      // not the whole store, and no zod.
       const inbox = argv[0] === 'inbox';
-      expect(r.modules.some((m) => m.endsWith('/dist/store/team.js')), argv.join(' ')).toBe(!inbox);
+      expect(r.modules.some((m) => m.endsWith('/dist/store/team.js')), argv.join(' ')).toBe(false);
+      expect(r.modules.filter((m) => m.includes('node_modules')), argv.join(' ')).toEqual([]);
       if (inbox) {
         expect(r.out).toMatch(/lead → amy message: hello/);
-        expect(r.modules.filter((m) => m.includes('node_modules'))).toEqual([]);
         expect(r.modules.some((m) => m.endsWith('/dist/store/inbox.js'))).toBe(true);
       }
       for (const re of HEAVY) expect(r.modules.filter((m) => re.test(m)), `${argv.join(' ')} loads ${re}`).toEqual([]);

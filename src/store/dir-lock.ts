@@ -1,0 +1,151 @@
+/**
+ * Cross-process locks on proper-lockfile's protocol, without the library: the lock on `target` is the
+ * folder `${target}.lock`, taken with mkdir (atomic), kept fresh by moving its mtime every second,
+ * stale after 5 s without a move (then anyone may remove it and take it), released with rmdir. The
+ * CLI's short paths use it so a claim does not load proper-lockfile and its three packages; store/
+ * lock.ts (proper-lockfile, with the same timings) and this exclude each other, which
+ * test/store/dir-lock.test.ts checks in both directions. It owns the set of locks this process holds,
+ * removed on exit as proper-lockfile does.
+ */
+import { lstatSync, rmdirSync } from 'node:fs';
+import { mkdir, rmdir, stat, utimes } from 'node:fs/promises';
+import * as path from 'node:path';
+import { checkFolderSync, UnsafePathError } from './fsx.js';
+
+/** A lock whose mtime has not moved for this long is stale (store/lock.ts's `stale`). */
+export const LOCK_STALE_MS = 5_000;
+/** How often a holder moves its lock's mtime (store/lock.ts's `update`). */
+const UPDATE_MS = 1_000;
+/** Retries while the lock is busy: about 10 s, backing off from 1 ms to 40 ms (store/lock.ts's `retries`). */
+const RETRIES = 300;
+
+/** The lock could not be taken in time: another process holds it (exit 3 on the CLI). */
+export class LockBusyError extends Error {
+  constructor(readonly target: string) {
+    super(`${target} is locked by another process; try again`);
+  }
+}
+
+/**
+ * Refuse a lock folder that is a link (the lock's mtime heartbeat would touch whatever it points at),
+ * or one whose parent is not a real folder (the lock would be made outside the team folder).
+ */
+export function checkLockPath(target: string): void {
+  checkFolderSync(path.dirname(target));
+  try {
+    if (lstatSync(`${target}.lock`).isSymbolicLink()) throw new UnsafePathError(`${target}.lock`, 'is a symbolic link');
+  } catch (err) {
+    if (err instanceof UnsafePathError) throw err;
+  }
+}
+
+/** Lock folders this process holds, removed if it exits holding them. */
+const held = new Set<string>();
+let exitHook = false;
+
+/** Run `fn` holding the lock on `target`, waiting about 10 s for it at most (LockBusyError). */
+export async function withDirLock<T>(target: string, fn: () => Promise<T>): Promise<T> {
+  const release = await acquire(target, RETRIES);
+  if (!release) throw new LockBusyError(target);
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
+}
+
+/** Run `fn` under the lock if it is free right now; undefined when another process holds it. */
+export async function tryWithDirLock<T>(target: string, fn: () => Promise<T>): Promise<T | undefined> {
+  const release = await acquire(target, 0);
+  if (!release) return undefined;
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
+}
+
+/** Take the lock, retrying `retries` times while it is busy; its release, or null when it stayed busy. */
+async function acquire(target: string, retries: number): Promise<(() => Promise<void>) | null> {
+  checkLockPath(target);
+  const dir = `${target}.lock`;
+  for (let attempt = 0; ; attempt++) {
+    if (await take(dir)) break;
+    if (attempt >= retries) return null;
+    // The retry package's back-off as proper-lockfile configures it: factor 1.3, 1 to 40 ms, randomized.
+    await new Promise((r) => setTimeout(r, Math.min(40, Math.round((Math.random() + 1) * 1.3 ** attempt))));
+  }
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', () => {
+      for (const d of held) {
+        try {
+          rmdirSync(d);
+        } catch {
+          // Gone already.
+        }
+      }
+    });
+  }
+  held.add(dir);
+  let mtime = (await stat(dir)).mtimeMs;
+  let lastUpdate = Date.now();
+  let released = false;
+  // Keep the lock fresh. A lock whose mtime someone else moved, or that went away, was taken over as
+  // stale: as store/lock.ts's onCompromised, say so and go on (the critical sections are short and
+  // write atomically; the next compare-and-set sorts out any overlap).
+  const refresh = async (): Promise<void> => {
+    let problem: string | null = null;
+    try {
+      if ((await stat(dir)).mtimeMs !== mtime) problem = 'Unable to update lock within the stale threshold';
+      else {
+        const now = new Date();
+        await utimes(dir, now, now);
+        mtime = (await stat(dir)).mtimeMs;
+        lastUpdate = Date.now();
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || lastUpdate + LOCK_STALE_MS < Date.now()) problem = (err as Error).message;
+    }
+    if (released) return;
+    if (problem !== null) {
+      process.emitWarning(`teamux lock compromised: ${problem}`);
+      released = true;
+      held.delete(dir);
+      return;
+    }
+    timer = setTimeout(() => void refresh(), UPDATE_MS).unref();
+  };
+  let timer = setTimeout(() => void refresh(), UPDATE_MS).unref();
+  return async () => {
+    if (released) return;
+    released = true;
+    clearTimeout(timer);
+    held.delete(dir);
+    await rmdir(dir).catch(() => undefined);
+  };
+}
+
+/** One attempt: mkdir, or remove a stale lock and mkdir once more (proper-lockfile's acquireLock). */
+async function take(dir: string, staleCheck = true): Promise<boolean> {
+  try {
+    await mkdir(dir);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  if (!staleCheck) return false;
+  let st;
+  try {
+    st = await stat(dir);
+  } catch (err) {
+    // Removed meanwhile: one more try, without the stale check.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return take(dir, false);
+    throw err;
+  }
+  if (st.mtimeMs >= Date.now() - LOCK_STALE_MS) return false;
+  await rmdir(dir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+  });
+  return take(dir, false);
+}
