@@ -22,9 +22,11 @@ export interface NativeTeamsOptions {
 export async function attachTmuxBridge(mux: Multiplexer, native: NativeTeamsOptions): Promise<() => void> {
   const lead = mux.opts.members.find((m) => m.name === native.lead);
   if (!lead) return () => undefined;
-  const bridge = new TmuxBridge({ socket: native.socket, store: mux.opts.store, control: multiplexerPanes(mux), lead, planRequired: native.planRequired, session: mux.opts.team });
+  // With the tmux backend the stand-in is served by a process beside the session (bridge-process.ts),
+  // which outlives this screen; the screen only follows Claude Code's team files.
+  const bridge = mux.opts.host.kind === 'tmux' ? null : new TmuxBridge({ socket: native.socket, store: mux.opts.store, control: multiplexerPanes(mux), lead, planRequired: native.planRequired, session: mux.opts.team });
   try {
-    await bridge.listen();
+    await bridge?.listen();
   } catch (err) {
     // Without the socket the lead still runs; its teammates then fail to open, with the reason in the log.
     mux.opts.store.log.error(`the tmux stand-in cannot listen on ${native.socket}`, err);
@@ -36,7 +38,7 @@ export async function attachTmuxBridge(mux: Multiplexer, native: NativeTeamsOpti
   const watch = home
     ? watchClaudeTeam({
       home, log: mux.opts.store.log,
-      verifyKey: (recipient) => bridge.leadVerifyKey(recipient),
+      verifyKey: (recipient) => bridge?.leadVerifyKey(recipient) ?? null,
       leadSession: () => mux.snapshot.claude?.[native.lead]?.sessionId ?? null,
       onChange: (view) => {
         mux.claudeTeam = view;
@@ -46,6 +48,6 @@ export async function attachTmuxBridge(mux: Multiplexer, native: NativeTeamsOpti
     : null;
   return () => {
     watch?.dispose();
-    bridge.dispose();
+    bridge?.dispose();
   };
 }

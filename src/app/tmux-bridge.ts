@@ -87,7 +87,10 @@ export class TmuxBridge<H> implements TmuxSurface {
   /** Run one command line as the stand-in would (the socket's handler; also used by tests). */
   handle(argv: string[], pane: string | null): Promise<ShimAnswer> {
     const arrived = Date.now();
-    const run = this.queue.then(() => this.shim.run(argv, { pane }));
+    const run = this.queue.then(async () => {
+      await this.opts.control.refresh?.();
+      return this.shim.run(argv, { pane });
+    });
     this.queue = run.catch(() => undefined);
     return run.then((answer) => {
       this.opts.store.log.info(`tmux stand-in: ${pane ?? '-'} ${JSON.stringify(argv).slice(0, 200)} → ${answer.code} ${JSON.stringify(answer.out).slice(0, 80)} (${Date.now() - arrived} ms)`);

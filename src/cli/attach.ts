@@ -15,7 +15,8 @@ import type { MemberView, TeamStore } from '../store/team.js';
 import { closeAfterRun, EXIT_OK, EXIT_REFUSED, parse, UsageError, type CliContext } from './context.js';
 import { loadLayoutOrFail } from './layout-team.js';
 import { detachMux, liveMux, ownTerminal, sayWhyDetached } from './mux-lock.js';
-import { keyTableOf, muxFor, openScreen, requireTty, trustFor } from './start.js';
+import { BIN_DIR, keyTableOf, muxFor, nativeBridgeSpec, openScreen, requireTty, trustFor } from './start.js';
+import { isNativeLead } from './claude-member.js';
 import { table } from './task.js';
 import { attachTmux, runningTeams, sessionTeamDir, tmuxRun, tmuxSocket } from './tmux-backend.js';
 import type { Verb } from './verb.js';
@@ -74,6 +75,8 @@ export const attachVerb: Verb = {
       const { host, procs } = await attachTmux(team, layout.root, dir, ctx.env);
       const demoUrl = existsSync(path.join(dir, 'demo-url'));
       await learnOuterTerminal({ input: process.stdin, output: process.stdout }, layout.theme);
+      // A native lead's bridge lives as long as the session; one that crashed is started again.
+      if (isNativeLead(layout.lead)) await (await import('./tmux-bridge.js')).startTmuxBridge(dir, path.join(BIN_DIR, 'teamux'), nativeBridgeSpec(layout, store, { ...trust.env }, ctx.env));
       const mux = muxFor({ layout, layoutFile: cfg.layoutFile, keys, store, host, teamDir: dir, extraEnv: { ...trust.env }, demo: demoUrl && !ctx.env.ANTHROPIC_API_KEY, adopt: procs, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv });
       const code = await mux.run();
       await sayWhyDetached(ctx, store);

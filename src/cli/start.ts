@@ -29,7 +29,8 @@ import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
 import { claudeLaunchOf, isNativeLead, kickoffClaudeLead, prepareClaudeMembers, tmuxShimPlace } from './claude-member.js';
 import { archiveDemoRun } from './archive.js';
 import { claimMuxLock, liveMux, sayWhyDetached } from './mux-lock.js';
-import { startTmuxDemoModel, tmuxHostFor } from './tmux-backend.js';
+import { startTmuxDemoModel, tmuxHostFor, tmuxSocket } from './tmux-backend.js';
+import type { BridgeSpec } from '../app/bridge-process.js';
 import type { Verb } from './verb.js';
 import { learnOuterTerminal } from '../ui/outer-query.js';
 
@@ -106,6 +107,12 @@ export async function runHooks(store: TeamStore, which: string, commands: string
 function demoScriptDir(layout: NormalizedLayout, layoutFile: string): string {
   const explicit = [layout.lead, ...layout.teammates].find((m) => m.agent?.demoScript)?.agent?.demoScript;
   return explicit ? path.dirname(explicit) : path.join(path.dirname(layoutFile), 'scripts');
+}
+
+/** What a native lead's bridge process is started with (tmux backend): the lead as this screen launches it. */
+export function nativeBridgeSpec(layout: NormalizedLayout, store: TeamStore, extraEnv: Record<string, string>, env: NodeJS.ProcessEnv): BridgeSpec {
+  const { restartEnv: _again, ...lead } = launchOf(layout.lead, layout, store.dir, extraEnv);
+  return { lead, planRequired: layout.lead.claude!.nativeTeams!.planRequired, socket: tmuxShimPlace(store.paths).socket, tmuxSocket: tmuxSocket(env), team: layout.name, teamuxBin: path.join(BIN_DIR, 'teamux') };
 }
 
 /** Convert the config's main-size to the geometry's. */
@@ -325,6 +332,8 @@ export const startVerb: Verb = {
       await kickoffClaudeLead(store, layout);
       await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
       await learnOuterTerminal({ input: process.stdin, output: process.stdout }, layout.theme);
+      // With tmux, a native lead's stand-in is served beside the session, so it outlives this screen.
+      if (backend === 'tmux' && isNativeLead(layout.lead)) await (await import('./tmux-bridge.js')).startTmuxBridge(teamDir, path.join(BIN_DIR, 'teamux'), nativeBridgeSpec(layout, store, extraEnv, ctx.env));
       const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv });
       const code = await mux.run();
       await sayWhyDetached(ctx, store);

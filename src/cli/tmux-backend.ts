@@ -43,10 +43,14 @@ class TeamTmuxHost implements PaneHost {
   constructor(private readonly host: TmuxHost, private readonly team: string, private readonly teamDir: string, private readonly env: NodeJS.ProcessEnv) {}
 
   async spawn(spec: PaneSpec): Promise<PaneProcess> {
-    // tmux 3.3a replaces a PATH given with -e by its client's PATH, so the member's PATH (which puts
-    // teamux's bin/ first) goes through env(1), which execs the member: the pane pid stays its pid.
-    const withPath = spec.env.PATH ? { command: 'env', args: [`PATH=${spec.env.PATH}`, spec.command, ...spec.args] } : {};
-    const p = await this.host.spawn({ ...spec, ...withPath, env: { TERM: 'tmux-256color', ...spec.env } });
+    // tmux 3.3a replaces a PATH given with -e by its client's PATH, and sets TMUX/TMUX_PANE itself. So
+    // the member's PATH (which puts teamux's bin/ first), and the TMUX a native Claude Code lead is given
+    // to reach teamux's stand-in (not one inherited from the user's own tmux), go through env(1), which
+    // execs the member: the pane pid stays its pid.
+    const ownTmux = spec.env.TMUX !== undefined && spec.env.TMUX !== process.env.TMUX;
+    const set = [...(spec.env.PATH ? [`PATH=${spec.env.PATH}`] : []), ...(ownTmux ? [`TMUX=${spec.env.TMUX}`, `TMUX_PANE=${spec.env.TMUX_PANE ?? ''}`] : [])];
+    const wrapped = set.length > 0 ? { command: 'env', args: [...set, spec.command, ...spec.args] } : {};
+    const p = await this.host.spawn({ ...spec, ...wrapped, env: { TERM: 'tmux-256color', ...spec.env } });
     if (!this.recorded) {
       this.recorded = true;
       await tmuxRun(['set-option', '-t', `${sessionTarget(tmuxSessionName(this.team))}:`, '@teamux_dir', this.teamDir], this.env);
