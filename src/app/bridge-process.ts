@@ -75,7 +75,17 @@ export async function runBridgeProcess(store: TeamStore, spec: BridgeSpec, o: Br
   }
   const runner = o.runner ?? new ExecTmuxRunner();
   const session = tmuxSessionName(spec.team);
-  const control = tmuxPaneControl({ runner, socket: spec.tmuxSocket, session, log });
+  const panes = tmuxPaneControl({ runner, socket: spec.tmuxSocket, session, log });
+  // No screen records a teammate's start here: its pane's process is the teammate's (ls and kill use it).
+  const control: typeof panes = {
+    ...panes,
+    async replace(id, launch) {
+      const h = await panes.replace(id, launch);
+      const pid = panes.facts(h)?.pid;
+      if (pid && !launch.name.startsWith('%')) await store.memberStarted(launch.name, pid).catch((err: unknown) => log.error(`recording ${launch.name}'s start failed`, err));
+      return h;
+    },
+  };
   const bridge = new TmuxBridge({ socket: spec.socket, store, control, lead: spec.lead, planRequired: spec.planRequired, session: spec.team, ...(spec.teamuxBin ? { teamuxBin: spec.teamuxBin } : {}) });
   try {
     await bridge.listen();

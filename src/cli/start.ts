@@ -136,6 +136,8 @@ export interface MuxSetup {
   memberEnv?: Record<string, Record<string, string>>;
   /** Per member, the environment each restart of its process adds (the lead's fresh enrolment token). */
   restartEnv?: Record<string, () => Record<string, string>>;
+  /** Panes a native lead's bridge opened (tmux attach), shown after the layout's members. */
+  teammates?: MemberLaunch[];
 }
 
 /** Build the multiplexer for a team. */
@@ -148,7 +150,7 @@ export function muxFor(s: MuxSetup): Multiplexer {
     return again ? { ...launch, restartEnv: again } : launch;
   });
   // Attaching: only members still in the session come back (a handshake closed the others' panes).
-  if (s.adopt) members = members.filter((m) => s.adopt!.some((p) => p.id === m.name));
+  if (s.adopt) members = [...members.filter((m) => s.adopt!.some((p) => p.id === m.name)), ...(s.teammates ?? [])];
   return new Multiplexer({
     store, host: s.host, team: layout.name, lead: layout.lead.name,
     layout: layout.layout.name as LayoutName, mainSize: mainSizeOf(layout), sidebar: layout.sidebar, attention: layout.attention,

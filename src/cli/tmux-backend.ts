@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import type { NormalizedLayout } from '../config/index.js';
 import { globalArgs, sessionTarget, tmuxSessionName } from '../host/tmux/commands.js';
 import { ExecTmuxRunner, TmuxHost } from '../host/tmux/index.js';
-import type { PaneHost, PaneProcess, PaneSpec } from '../host/types.js';
+import { listTaggedArgv, parseTagged, type TaggedPane } from '../host/tmux/pane-control.js';
+import type { Disposable, PaneAppearance, PaneHost, PaneProcess, PaneSpec } from '../host/types.js';
 import { UsageError } from './context.js';
 
 /** The tmux server teams live on. */
@@ -28,6 +29,17 @@ export async function sessionTeamDir(team: string, env: NodeJS.ProcessEnv = proc
   const r = await tmuxRun(['show-options', '-v', '-t', `${sessionTarget(tmuxSessionName(team))}:`, '@teamux_dir'], env);
   const dir = r.out.trim();
   return r.ok && dir ? dir : null;
+}
+
+/** The panes a native lead's bridge opened in a team's session (tagged with a slot). */
+export async function bridgePanes(team: string, env: NodeJS.ProcessEnv = process.env): Promise<TaggedPane[]> {
+  const r = await new ExecTmuxRunner().run(listTaggedArgv(tmuxSocket(env), tmuxSessionName(team)));
+  return parseTagged(r.code === 0 ? r.stdout : '').filter((p) => p.slot !== null);
+}
+
+/** Those panes' slots by member name. */
+export async function bridgeSlots(team: string, env: NodeJS.ProcessEnv = process.env): Promise<Map<string, number>> {
+  return new Map((await bridgePanes(team, env)).map((p) => [p.member, p.slot!]));
 }
 
 /** Running teams on the server. */
@@ -61,6 +73,10 @@ class TeamTmuxHost implements PaneHost {
   attach(): Promise<PaneProcess[]> {
     this.recorded = true;
     return this.host.attach();
+  }
+
+  follow(listener: (change: PaneAppearance) => void): Promise<Disposable> {
+    return this.host.follow(listener);
   }
 
   dispose(options?: { kill?: boolean }): Promise<void> {

@@ -9,7 +9,7 @@
  * Every tmux invocation goes through TmuxRunner, so tests can replace the OS with a recording fake.
  */
 
-import type { Disposable, PaneExit, PaneHost, PaneProcess, PaneSpec } from '../types.js';
+import type { Disposable, PaneAppearance, PaneExit, PaneHost, PaneProcess, PaneSpec } from '../types.js';
 import {
   attachArgs,
   closePipeCommand,
@@ -32,6 +32,8 @@ import {
   type PaneState,
 } from './commands.js';
 import { ControlClient, type ControlExit, type ControlNotification } from './control-client.js';
+import { parseTagValue, TAG_SUBSCRIPTION, tagChange, tagSubscriptionCommand } from './follow.js';
+import { Listeners } from './listeners.js';
 import { TmuxPane, type PaneChannel, type PaneIdentity } from './pane.js';
 import { PaneFifos } from './pipe-stream.js';
 import { ExecTmuxRunner, type TmuxRunner } from './runner.js';
@@ -100,6 +102,9 @@ export class TmuxHost implements PaneHost {
   private serverPid: number | undefined;
   // pipe output: the panes' FIFOs (undefined in control mode)
   private readonly fifos: PaneFifos | undefined;
+  // panes the stand-in's bridge opens (follow.ts): who listens, and which tracked panes are such panes
+  private readonly followers = new Listeners<PaneAppearance>();
+  private readonly followed = new Set<string>();
   // spawn/attach run one at a time: the first may create the session
   private queue: Promise<unknown> = Promise.resolve();
   // lifecycle
@@ -152,6 +157,13 @@ export class TmuxHost implements PaneHost {
     });
   }
 
+  /** Follows the panes the tmux stand-in's bridge opens, respawns under a name and closes in the session. */
+  async follow(listener: (change: PaneAppearance) => void): Promise<Disposable> {
+    const registration = this.followers.add(listener);
+    if (this.followers.size === 1) await this.client?.command(tagSubscriptionCommand()).catch(() => {});
+    return registration;
+  }
+
   /** Without kill: detach, members keep running. With kill: end the session (and an emptied server). */
   async dispose(options: { kill?: boolean } = {}): Promise<void> {
     if (this.disposed) return;
@@ -161,6 +173,7 @@ export class TmuxHost implements PaneHost {
     this.dropClient();
     for (const timer of this.rechecks.values()) clearTimeout(timer);
     this.rechecks.clear();
+    this.followers.clear();
     // Pipes closed first, so no `cat` is left writing into a FIFO nobody reads.
     const piped = [...this.panes.keys()].filter((id) => this.fifos?.has(id));
     // (An empty sequence would be an empty line, which tmux never answers.)
@@ -269,6 +282,7 @@ export class TmuxHost implements PaneHost {
       case 'subscription-changed': {
         const pane = this.panes.get(event.paneId);
         if (event.name === DEAD_SUBSCRIPTION && pane) this.applyState(pane, parseDeadValue(event.value));
+        if (event.name === TAG_SUBSCRIPTION) this.onTag(event.paneId, event.value);
         return;
       }
       case 'window-close':
@@ -293,9 +307,34 @@ export class TmuxHost implements PaneHost {
     const present = new Map(parsePaneList(lines).map((info) => [info.paneId, info]));
     for (const pane of this.panes.values()) {
       const info = present.get(pane.paneId);
-      if (!info) this.exited(pane, EXITED_UNKNOWN);
-      else this.applyState(pane, info.state);
+      if (!info) {
+        this.exited(pane, EXITED_UNKNOWN);
+        if (this.followed.delete(pane.paneId)) {
+          this.panes.delete(pane.paneId);
+          this.followers.emit({ kind: 'gone', id: pane.id });
+        }
+      } else this.applyState(pane, info.state);
     }
+  }
+
+  /** A bridge pane appeared, or was respawned under a new name: track it (with its screen) and say so. */
+  private onTag(paneId: string, value: string): void {
+    const tag = parseTagValue(value);
+    const known = this.panes.get(paneId);
+    if (this.followers.size === 0 || !tag) return;
+    // A bridge pane adopted at attach is followed from its first report on (its going closes its pane).
+    if (known) this.followed.add(paneId);
+    if (tagChange(known?.id, tag) === 'none') return;
+    void this.serialize(async () => {
+      const client = this.client;
+      if (!client || this.disposed || this.panes.get(paneId) !== known) return;
+      // The old object stops here: the screen lets its pane go without signalling the new process.
+      known?.dispose();
+      const pane = this.track({ id: tag.member, paneId, pid: tag.pid });
+      this.followed.add(paneId);
+      await this.adopt(client, pane);
+      this.followers.emit(known ? { kind: 'renamed', from: known.id, proc: pane, slot: tag.slot } : { kind: 'appeared', proc: pane, slot: tag.slot });
+    });
   }
 
   /**
