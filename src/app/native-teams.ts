@@ -8,6 +8,7 @@ import type { Multiplexer } from './multiplexer.js';
 import { multiplexerPanes } from './mux-pane-control.js';
 import { TmuxBridge } from './tmux-bridge.js';
 import { watchClaudeTeam } from './claude-team-watch.js';
+import { bridgeVerifyKeys } from './bridge-keys.js';
 
 /** What the multiplexer is told about a native lead. */
 export interface NativeTeamsOptions {
@@ -33,12 +34,14 @@ export async function attachTmuxBridge(mux: Multiplexer, native: NativeTeamsOpti
     mux.dispatch({ kind: 'say', text: `Claude Code agent teams are off: cannot listen on ${native.socket} (${(err as Error).message})` });
     return () => undefined;
   }
+  // Without a bridge here, the keys are the bridge process's: asked for over the socket.
+  const remoteKeys = bridgeVerifyKeys(native.socket);
   // The sidebar follows Claude Code's own team files under the HOME the lead runs with.
   const home = lead.env.HOME;
   const watch = home
     ? watchClaudeTeam({
       home, log: mux.opts.store.log,
-      verifyKey: (recipient) => bridge?.leadVerifyKey(recipient) ?? null,
+      verifyKey: (recipient) => (bridge ? bridge.leadVerifyKey(recipient) : remoteKeys.get(recipient)),
       leadSession: () => mux.snapshot.claude?.[native.lead]?.sessionId ?? null,
       onChange: (view) => {
         mux.claudeTeam = view;

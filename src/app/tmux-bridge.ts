@@ -49,6 +49,9 @@ interface Known<H> {
 }
 
 const REQUEST_LIMIT = 256 * 1024;
+
+/** The teamux-only command a screen asks the bridge process for a teammate's lead verify key with. */
+export const VERIFY_KEY_COMMAND = 'teamux-verify-key';
 const IDLE_CONNECTION_MS = 10_000;
 
 /** The running bridge. */
@@ -63,6 +66,7 @@ export class TmuxBridge<H> implements TmuxSurface {
   private readonly sockets = new Set<Socket>();
   /** Each teammate's --lead-verify-key, as the lead's respawn-pane gave it (see src/claude/lead-sig.ts). */
   private readonly verifyKeys = new Map<string, KeyObject>();
+  private readonly verifyKeyTexts = new Map<string, string>();
 
   constructor(private readonly opts: BridgeOptions<H>) {
     this.session = opts.session;
@@ -86,6 +90,8 @@ export class TmuxBridge<H> implements TmuxSurface {
 
   /** Run one command line as the stand-in would (the socket's handler; also used by tests). */
   handle(argv: string[], pane: string | null): Promise<ShimAnswer> {
+    const own = this.teamuxOnly(argv);
+    if (own) return Promise.resolve(own);
     const arrived = Date.now();
     const run = this.queue.then(async () => {
       await this.opts.control.refresh?.();
@@ -219,6 +225,17 @@ export class TmuxBridge<H> implements TmuxSurface {
     return { ok: true };
   }
 
+  /**
+   * Commands only teamux's own screen sends, never Claude Code: `teamux-verify-key NAME` gives the
+   * `--lead-verify-key` the lead started NAME with (a public key), so a screen attached after the
+   * bridge process learnt it checks lead_sig too. Not logged: a screen asks again for a key it lacks.
+   */
+  private teamuxOnly(argv: readonly string[]): ShimAnswer | null {
+    if (argv[0] !== VERIFY_KEY_COMMAND) return null;
+    const key = this.verifyKeyTexts.get((argv[1] ?? '').toLowerCase());
+    return key ? { out: `${key}\n`, err: '', code: 0, notes: [] } : { out: '', err: `no lead verify key for ${argv[1] ?? '(none)'}\n`, code: 1, notes: [] };
+  }
+
   /** The key the lead's messages to `teammate` are checked with, once its respawn named one. */
   leadVerifyKey(teammate: string): KeyObject | null {
     return this.verifyKeys.get(teammate.toLowerCase()) ?? null;
@@ -227,7 +244,10 @@ export class TmuxBridge<H> implements TmuxSurface {
   private noteVerifyKey(teammate: string, value: string | null): void {
     if (value === null) return;
     const key = parseLeadVerifyKey(value);
-    if (key) this.verifyKeys.set(teammate.toLowerCase(), key);
+    if (key) {
+      this.verifyKeys.set(teammate.toLowerCase(), key);
+      this.verifyKeyTexts.set(teammate.toLowerCase(), value);
+    }
     else this.opts.store.log.warn(`tmux stand-in: teammate ${teammate}'s --lead-verify-key is not an ed25519 key teamux can read; its lead messages stay unverified`);
   }
 

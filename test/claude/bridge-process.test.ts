@@ -6,9 +6,10 @@
 // sees the lock and leaves; when the session goes, the bridge removes its socket and lock and ends.
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { askVerifyKey, bridgeVerifyKeys } from '../../src/app/bridge-keys.js';
 import type { BridgeSpec } from '../../src/app/bridge-process.js';
 import { tmuxShimScript } from '../../src/claude/launch.js';
 import { startTmuxBridge } from '../../src/cli/tmux-bridge.js';
@@ -71,7 +72,8 @@ describe('tmux stand-in bridge process (real tmux server, no screen)', () => {
     expect(await run(shim, ['select-pane', '-t', '%1', '-T', 'amy'], env)).toMatchObject({ code: 0 });
 
     // The teammate's respawn: its own name, the lead's environment (credentials included), its $TMUX_PANE.
-    const command = `exec sh -c 'echo AMY-UP member=$TEAMUX_MEMBER pane=$TMUX_PANE key=$ANTHROPIC_API_KEY; exec sleep 600' x --agent-id amy@session-1 --agent-name amy --team-name session-1`;
+    const verifyKey = `${Date.now()}.${generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'der' }).toString('base64url')}`;
+    const command = `exec sh -c 'echo AMY-UP member=$TEAMUX_MEMBER pane=$TMUX_PANE key=$ANTHROPIC_API_KEY; exec sleep 600' x --agent-id amy@session-1 --agent-name amy --team-name session-1 --lead-verify-key ${verifyKey}`;
     expect(await run(shim, ['respawn-pane', '-k', '-t', '%1', '--', command], env)).toMatchObject({ code: 0, err: '' });
     const amyPane = (await tagged(socket))[1]!.split(' ')[0]!;
     expect((await tagged(socket))[1]).toBe(`${amyPane} amy %1 1 0`);
@@ -84,6 +86,15 @@ describe('tmux stand-in bridge process (real tmux server, no screen)', () => {
     expect((await team.store.config()).members.find((m) => m.name === 'amy')).toMatchObject({ kind: 'teammate', runtime: 'claude', claudeTeam: 'session-1' });
     expect(await run(shim, ['list-panes', '-t', '@0', '-F', '#{pane_id} #{pane_dead}'], env)).toMatchObject({ code: 0, out: '%0 0\n%1 0\n' });
     expect(await run(shim, ['list-panes', '-F', '#{pane_id}', '-t', '%7'], env)).toMatchObject({ code: 1, err: "can't find pane: %7\n" });
+
+    // A screen attached later gets amy's lead verify key from the bridge's memory (teamux-only command).
+    expect(await askVerifyKey(shimSocket, 'amy')).toBe(verifyKey);
+    expect(await askVerifyKey(shimSocket, 'bob')).toBeNull();
+    const keys = bridgeVerifyKeys(shimSocket);
+    expect(keys.get('amy')).toBeNull();
+    const key = await waitFor(() => keys.get('amy'), "amy's key in the screen's cache", 10_000, 50);
+    expect(key.export({ type: 'spki', format: 'der' }).toString('base64url')).toBe(verifyKey.split('.')[1]);
+    expect(readFileSync(team.store.paths.log, 'utf8')).not.toContain('teamux-verify-key');
 
     // A second bridge for the same team sees the lock and leaves; the first still answers.
     await startTmuxBridge(team.dir, BIN, spec);
