@@ -57,7 +57,9 @@ export type PaneAppearance =
   | { kind: 'appeared'; proc: PaneProcess; slot: number }
   /** The pane's process was replaced under a new name (`from` is the old one). */
   | { kind: 'renamed'; from: string; proc: PaneProcess; slot: number }
-  | { kind: 'gone'; id: string };
+  | { kind: 'gone'; id: string }
+  /** The other process asked for the pane to be focused (tmux select-pane), at `at` ms since the epoch. */
+  | { kind: 'focus'; id: string; at: number };
 
 /** Spawns and tracks pane processes. */
 export interface PaneHost {

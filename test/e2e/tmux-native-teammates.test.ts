@@ -45,7 +45,12 @@ for name in amy bob; do
   tmux select-pane -t "$id" -T "$name"
   tmux respawn-pane -k -t "$id" -- "cd $PWD && env CLAUDECODE=1 $0 --agent-id $name@session-1 --agent-name $name --team-name session-1"
   echo "OPENED $name as $id in $window: $?"
+  # A focus request while no screen is attached (for amy): it must not move a later screen's focus.
+  [ $name = amy ] && tmux select-pane -t "$id"
 done
+while [ ! -e "$GO_DIR/go-focus" ]; do sleep 0.1; done
+tmux select-pane -t %1
+echo "FOCUS-ASKED: $?"
 exec sleep 600
 `;
 
@@ -97,6 +102,9 @@ describe('Claude Code teammates under the tmux backend (e2e)', () => {
     const second = await TmuxDriver.start(`env PATH=${env.PATH} ${process.execPath} ${BIN} attach natmux; echo TEAMUX-EXIT=$?; sleep 600`, 160, 45, env);
     drivers.push(second);
     await second.waitFor((s) => / 2 amy · /.test(s) && s.includes('TEAMMATE-UP member=amy'), "amy's pane in the attached screen", 60_000);
+    await waitFor(() => readFileSync(path.join(teamDir, 'teamux.log'), 'utf8').includes('focus request for amy'), 'the stale focus request to be seen', 30_000, 100);
+    expect(readFileSync(path.join(teamDir, 'teamux.log'), 'utf8')).toMatch(/focus request for amy from \S+ dropped \(made before this screen attached/);
+    expect(await second.screen()).toContain('[natmux] → lead');
 
     // While attached, the lead opens bob: his pane appears in this screen.
     writeFileSync(path.join(root, 'go-bob'), '');
@@ -104,6 +112,11 @@ describe('Claude Code teammates under the tmux backend (e2e)', () => {
       throw new Error(`${err.message}\n--- teamux.log ---\n${readFileSync(path.join(teamDir, 'teamux.log'), 'utf8').split('\n').slice(-40).join('\n')}`);
     });
     expect(await panes()).toHaveLength(3);
+
+    // The lead asks for amy's pane (select-pane -t %1) while this screen is attached: the focus moves
+    // (nobody is typing here).
+    writeFileSync(path.join(root, 'go-focus'), '');
+    await second.waitFor(/\[natmux\] → amy/, 'the focus to move to amy', 30_000);
     const memberPids = (await tmux(teamSocket, ['list-panes', '-s', '-t', '=natmux', '-F', '#{pane_pid}'])).trim().split('\n').map(Number);
 
     // Closing the team leaves nothing: no session, no member process, no bridge, no socket.

@@ -10,6 +10,8 @@ import { SLOT_OPTION } from './pane-control.js';
 
 /** The subscription's name. */
 export const TAG_SUBSCRIPTION = 'teamux-tags';
+/** The name of the subscription to the bridge's focus requests (focus-request.ts). */
+export const FOCUS_SUBSCRIPTION = 'teamux-focus';
 
 /** Subscribes the control client to every pane's slot, pid and member tag. */
 export function tagSubscriptionCommand(): string[] {

@@ -32,7 +32,8 @@ import {
   type PaneState,
 } from './commands.js';
 import { ControlClient, type ControlExit, type ControlNotification } from './control-client.js';
-import { parseTagValue, TAG_SUBSCRIPTION, tagChange, tagSubscriptionCommand } from './follow.js';
+import { FOCUS_SUBSCRIPTION, parseTagValue, TAG_SUBSCRIPTION, tagChange, tagSubscriptionCommand } from './follow.js';
+import { focusSubscriptionCommand, parseFocusRequest } from './focus-request.js';
 import { Listeners } from './listeners.js';
 import { TmuxPane, type PaneChannel, type PaneIdentity } from './pane.js';
 import { PaneFifos } from './pipe-stream.js';
@@ -160,7 +161,7 @@ export class TmuxHost implements PaneHost {
   /** Follows the panes the tmux stand-in's bridge opens, respawns under a name and closes in the session. */
   async follow(listener: (change: PaneAppearance) => void): Promise<Disposable> {
     const registration = this.followers.add(listener);
-    if (this.followers.size === 1) await this.client?.command(tagSubscriptionCommand()).catch(() => {});
+    if (this.followers.size === 1) await this.client?.sequence([tagSubscriptionCommand(), focusSubscriptionCommand(FOCUS_SUBSCRIPTION)]).catch(() => {});
     return registration;
   }
 
@@ -283,6 +284,8 @@ export class TmuxHost implements PaneHost {
         const pane = this.panes.get(event.paneId);
         if (event.name === DEAD_SUBSCRIPTION && pane) this.applyState(pane, parseDeadValue(event.value));
         if (event.name === TAG_SUBSCRIPTION) this.onTag(event.paneId, event.value);
+        const focus = event.name === FOCUS_SUBSCRIPTION ? parseFocusRequest(event.value) : null;
+        if (focus) this.followers.emit({ kind: 'focus', id: focus.member, at: focus.at });
         return;
       }
       case 'window-close':
