@@ -32,9 +32,7 @@ import {
   type PaneState,
 } from './commands.js';
 import { ControlClient, type ControlExit, type ControlNotification } from './control-client.js';
-import { FOCUS_SUBSCRIPTION, parseTagValue, TAG_SUBSCRIPTION, tagChange, tagSubscriptionCommand } from './follow.js';
-import { focusSubscriptionCommand, parseFocusRequest } from './focus-request.js';
-import { Listeners } from './listeners.js';
+import { BridgePanes } from './bridge-panes.js';
 import { TmuxPane, type PaneChannel, type PaneIdentity } from './pane.js';
 import { PaneFifos } from './pipe-stream.js';
 import { ExecTmuxRunner, type TmuxRunner } from './runner.js';
@@ -103,9 +101,20 @@ export class TmuxHost implements PaneHost {
   private serverPid: number | undefined;
   // pipe output: the panes' FIFOs (undefined in control mode)
   private readonly fifos: PaneFifos | undefined;
-  // panes the stand-in's bridge opens (follow.ts): who listens, and which tracked panes are such panes
-  private readonly followers = new Listeners<PaneAppearance>();
-  private readonly followed = new Set<string>();
+  // panes the stand-in's bridge opens (bridge-panes.ts)
+  private readonly bridgePanes = new BridgePanes({
+    tracked: (paneId) => this.panes.get(paneId),
+    retrack: (paneId, member, pid, was) => this.serialize(async () => {
+      const client = this.client;
+      if (!client || this.disposed || this.panes.get(paneId) !== was) return null;
+      // The old object stops here: the screen lets its pane go without signalling the new process.
+      was?.dispose();
+      const pane = this.track({ id: member, paneId, pid });
+      await this.adopt(client, pane);
+      return pane;
+    }),
+    send: async (commands) => void (await this.client?.sequence(commands)),
+  });
   // spawn/attach run one at a time: the first may create the session
   private queue: Promise<unknown> = Promise.resolve();
   // lifecycle
@@ -159,10 +168,8 @@ export class TmuxHost implements PaneHost {
   }
 
   /** Follows the panes the tmux stand-in's bridge opens, respawns under a name and closes in the session. */
-  async follow(listener: (change: PaneAppearance) => void): Promise<Disposable> {
-    const registration = this.followers.add(listener);
-    if (this.followers.size === 1) await this.client?.sequence([tagSubscriptionCommand(), focusSubscriptionCommand(FOCUS_SUBSCRIPTION)]).catch(() => {});
-    return registration;
+  follow(listener: (change: PaneAppearance) => void): Promise<Disposable> {
+    return this.bridgePanes.add(listener);
   }
 
   /** Without kill: detach, members keep running. With kill: end the session (and an emptied server). */
@@ -174,7 +181,7 @@ export class TmuxHost implements PaneHost {
     this.dropClient();
     for (const timer of this.rechecks.values()) clearTimeout(timer);
     this.rechecks.clear();
-    this.followers.clear();
+    this.bridgePanes.clear();
     // Pipes closed first, so no `cat` is left writing into a FIFO nobody reads.
     const piped = [...this.panes.keys()].filter((id) => this.fifos?.has(id));
     // (An empty sequence would be an empty line, which tmux never answers.)
@@ -283,9 +290,7 @@ export class TmuxHost implements PaneHost {
       case 'subscription-changed': {
         const pane = this.panes.get(event.paneId);
         if (event.name === DEAD_SUBSCRIPTION && pane) this.applyState(pane, parseDeadValue(event.value));
-        if (event.name === TAG_SUBSCRIPTION) this.onTag(event.paneId, event.value);
-        const focus = event.name === FOCUS_SUBSCRIPTION ? parseFocusRequest(event.value) : null;
-        if (focus) this.followers.emit({ kind: 'focus', id: focus.member, at: focus.at });
+        this.bridgePanes.report(event.name, event.paneId, event.value);
         return;
       }
       case 'window-close':
@@ -312,32 +317,9 @@ export class TmuxHost implements PaneHost {
       const info = present.get(pane.paneId);
       if (!info) {
         this.exited(pane, EXITED_UNKNOWN);
-        if (this.followed.delete(pane.paneId)) {
-          this.panes.delete(pane.paneId);
-          this.followers.emit({ kind: 'gone', id: pane.id });
-        }
+        if (this.bridgePanes.left(pane)) this.panes.delete(pane.paneId);
       } else this.applyState(pane, info.state);
     }
-  }
-
-  /** A bridge pane appeared, or was respawned under a new name: track it (with its screen) and say so. */
-  private onTag(paneId: string, value: string): void {
-    const tag = parseTagValue(value);
-    const known = this.panes.get(paneId);
-    if (this.followers.size === 0 || !tag) return;
-    // A bridge pane adopted at attach is followed from its first report on (its going closes its pane).
-    if (known) this.followed.add(paneId);
-    if (tagChange(known?.id, tag) === 'none') return;
-    void this.serialize(async () => {
-      const client = this.client;
-      if (!client || this.disposed || this.panes.get(paneId) !== known) return;
-      // The old object stops here: the screen lets its pane go without signalling the new process.
-      known?.dispose();
-      const pane = this.track({ id: tag.member, paneId, pid: tag.pid });
-      this.followed.add(paneId);
-      await this.adopt(client, pane);
-      this.followers.emit(known ? { kind: 'renamed', from: known.id, proc: pane, slot: tag.slot } : { kind: 'appeared', proc: pane, slot: tag.slot });
-    });
   }
 
   /**
