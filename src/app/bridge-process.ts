@@ -86,7 +86,11 @@ export async function runBridgeProcess(store: TeamStore, spec: BridgeSpec, o: Br
       return h;
     },
   };
-  const bridge = new TmuxBridge({ socket: spec.socket, store, control, lead: spec.lead, planRequired: spec.planRequired, session: spec.team, ...(spec.teamuxBin ? { teamuxBin: spec.teamuxBin } : {}) });
+  // A bridge started again (the last one crashed) goes on with the panes the tags name; their keys are lost.
+  await panes.refresh();
+  const known = panes.tagged().filter((p) => p.shim !== '').map((p) => ({ id: p.shim, handle: p.paneId, title: p.member, cwd: spec.lead.cwd, command: p.member.startsWith('%') ? 'cat' : 'claude' }));
+  if (known.length > 0) log.warn(`tmux stand-in bridge: taking over ${known.map((k) => `${k.id} (${k.title})`).join(', ')} from an earlier bridge; their lead messages stay unverified`);
+  const bridge = new TmuxBridge({ socket: spec.socket, store, control, lead: spec.lead, planRequired: spec.planRequired, session: spec.team, known, ...(spec.teamuxBin ? { teamuxBin: spec.teamuxBin } : {}) });
   try {
     await bridge.listen();
   } catch (err) {

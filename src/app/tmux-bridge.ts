@@ -37,6 +37,8 @@ export interface BridgeOptions<H> {
   session: string;
   /** The teamux launcher a teammate's own MCP config runs (bin/teamux). */
   teamuxBin?: string;
+  /** Panes an earlier bridge handed out (a bridge process started again reads them from tmux's tags). */
+  known?: Array<{ id: string; handle: H; title: string; cwd: string; command: string }>;
 }
 
 /** One pane the bridge knows, by its tmux id. */
@@ -70,6 +72,9 @@ export class TmuxBridge<H> implements TmuxSurface {
 
   constructor(private readonly opts: BridgeOptions<H>) {
     this.session = opts.session;
+    for (const k of opts.known ?? []) this.known.push({ ...k });
+    // Ids go on from the highest one handed out: Claude Code keeps them in its team config.
+    this.nextId = Math.max(0, ...this.known.map((k) => Number(k.id.slice(1)) || 0)) + 1;
   }
 
   /** Listen on the socket (a stale socket file from a crashed run is replaced). */

@@ -26,6 +26,8 @@ export interface TmuxPaneControlOptions {
 /** The PaneControl with an explicit refresh (the bridge calls it before each command). */
 export interface RefreshingPaneControl extends PaneControl<string> {
   refresh(): Promise<void>;
+  /** The tagged panes as last read. */
+  tagged(): TaggedPane[];
 }
 
 /** A PaneControl on the team's tmux session. */
@@ -43,6 +45,7 @@ export function tmuxPaneControl(o: TmuxPaneControlOptions): RefreshingPaneContro
   const byId = (id: string): TaggedPane | undefined => panes.find((p) => p.paneId === id);
   return {
     refresh,
+    tagged: () => [...panes],
     all: () => [...panes].sort((a, b) => (a.slot ?? -1) - (b.slot ?? -1)).map((p) => p.paneId),
     facts(id): PaneFacts | null {
       const p = byId(id);

@@ -3,7 +3,8 @@
 // starts it (detached, spec on stdin) and the generated `tmux` stand-in is run as the lead would. A
 // split opens a tagged window in the session, a teammate's respawn runs it there with the lead's
 // environment and its own name, list-panes answers from tmux, kill-pane closes it; a second bridge
-// sees the lock and leaves; when the session goes, the bridge removes its socket and lock and ends.
+// sees the lock and leaves; one started after a crash takes over the panes the tags name; when the
+// session goes, the bridge removes its socket and lock and ends.
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -100,6 +101,21 @@ describe('tmux stand-in bridge process (real tmux server, no screen)', () => {
     await startTmuxBridge(team.dir, BIN, spec);
     expect((await bridgeHolder(team.store.paths.tmuxBridgeLock))?.pid).toBe(holder!.pid);
 
+    // A bridge that crashed (its lock and socket left behind) is replaced, and the next one goes on
+    // with the panes the tags name: %1 is still amy, the next split is %2.
+    process.kill(holder!.pid, 'SIGKILL');
+    await waitFor(() => !pidAlive(holder!.pid, null), 'the first bridge to die', 30_000, 50);
+    await startTmuxBridge(team.dir, BIN, spec);
+    const second = await bridgeHolder(team.store.paths.tmuxBridgeLock);
+    expect(second?.pid).not.toBe(holder!.pid);
+    cleanups.push(() => {
+      if (second && pidAlive(second.pid, null)) process.kill(second.pid, 'SIGTERM');
+    });
+    expect(readFileSync(team.store.paths.log, 'utf8')).toContain('taking over %1 (amy) from an earlier bridge');
+    expect(await run(shim, ['list-panes', '-F', '#{pane_id} #{pane_dead}'], env)).toMatchObject({ code: 0, out: '%0 0\n%1 0\n' });
+    expect(await run(shim, ['split-window', '-d', '-t', '%0', '-P', '-F', '#{pane_id}', '--', 'cat'], env)).toMatchObject({ code: 0, out: '%2\n' });
+    expect(await run(shim, ['kill-pane', '-t', '%2'], env)).toMatchObject({ code: 0 });
+
     // kill-pane closes the window; the teammate is marked exited.
     expect(await run(shim, ['kill-pane', '-t', '%1'], env)).toMatchObject({ code: 0 });
     expect(await tagged(socket)).toHaveLength(1);
@@ -108,7 +124,7 @@ describe('tmux stand-in bridge process (real tmux server, no screen)', () => {
 
     // The session goes: the bridge removes its socket and lock and ends.
     await tmux(socket, ['kill-session', '-t', '=test']);
-    await waitFor(() => !pidAlive(holder!.pid, null), 'the bridge process to end', 30_000, 50);
+    await waitFor(() => !pidAlive(second!.pid, null), 'the bridge process to end', 30_000, 50);
     expect(existsSync(shimSocket)).toBe(false);
     expect(existsSync(team.store.paths.tmuxBridgeLock)).toBe(false);
     expect(readFileSync(team.store.paths.log, 'utf8')).toContain('ends (the session is gone)');
