@@ -77,7 +77,7 @@ export const attachVerb: Verb = {
       const demoUrl = existsSync(path.join(dir, 'demo-url'));
       await learnOuterTerminal({ input: process.stdin, output: process.stdout }, layout.theme);
       // A native lead's bridge lives as long as the session; one that crashed is started again.
-      if (isNativeLead(layout.lead)) await (await import('./tmux-bridge.js')).startTmuxBridge(dir, path.join(BIN_DIR, 'teamux'), nativeBridgeSpec(layout, store, { ...trust.env }, ctx.env));
+      if (isNativeLead(layout.lead)) await (await import('./tmux-bridge.js')).startTmuxBridge(dir, path.join(BIN_DIR, 'teamux'), nativeBridgeSpec(layout, store, { ...trust.env }, tmuxSocket(ctx.env)));
       const teammates = adoptedTeammates(procs, [layout.lead, ...layout.teammates].map((m) => m.name), await bridgeSlots(team, ctx.env), layout.lead.cwd);
       const mux = muxFor({ layout, layoutFile: cfg.layoutFile, keys, store, host, teamDir: dir, extraEnv: { ...trust.env }, demo: demoUrl && !ctx.env.ANTHROPIC_API_KEY, adopt: procs, teammates, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv });
       const code = await mux.run();

@@ -10,7 +10,6 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NormalizedLayout, NormalizedMember } from '../config/index.js';
 import { splitCommand } from '../config/command-words.js';
-import { runDemoServer } from '../demo/main.js';
 import type { SpawnRequest } from '../protocol/spawn.js';
 import { PtyHost } from '../host/pty.js';
 import type { PaneHost, PaneProcess } from '../host/types.js';
@@ -29,7 +28,6 @@ import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
 import { claudeLaunchOf, isNativeLead, kickoffClaudeLead, prepareClaudeMembers, tmuxShimPlace } from './claude-member.js';
 import { archiveDemoRun } from './archive.js';
 import { claimMuxLock, liveMux, sayWhyDetached } from './mux-lock.js';
-import { startTmuxDemoModel, tmuxHostFor, tmuxSocket } from './tmux-backend.js';
 import type { BridgeSpec } from '../app/bridge-process.js';
 import type { Verb } from './verb.js';
 import { learnOuterTerminal } from '../ui/outer-query.js';
@@ -110,9 +108,9 @@ function demoScriptDir(layout: NormalizedLayout, layoutFile: string): string {
 }
 
 /** What a native lead's bridge process is started with (tmux backend): the lead as this screen launches it. */
-export function nativeBridgeSpec(layout: NormalizedLayout, store: TeamStore, extraEnv: Record<string, string>, env: NodeJS.ProcessEnv): BridgeSpec {
+export function nativeBridgeSpec(layout: NormalizedLayout, store: TeamStore, extraEnv: Record<string, string>, tmuxSocket: string): BridgeSpec {
   const { restartEnv: _again, ...lead } = launchOf(layout.lead, layout, store.dir, extraEnv);
-  return { lead, planRequired: layout.lead.claude!.nativeTeams!.planRequired, socket: tmuxShimPlace(store.paths).socket, tmuxSocket: tmuxSocket(env), team: layout.name, teamuxBin: path.join(BIN_DIR, 'teamux') };
+  return { lead, planRequired: layout.lead.claude!.nativeTeams!.planRequired, socket: tmuxShimPlace(store.paths).socket, tmuxSocket, team: layout.name, teamuxBin: path.join(BIN_DIR, 'teamux') };
 }
 
 /** Convert the config's main-size to the geometry's. */
@@ -302,6 +300,10 @@ export const startVerb: Verb = {
     // A finished demo run's folder is archived; on a NATS store the team's state is the server's to keep.
     const archived = needsModel && !remote ? await archiveDemoRun(teamDir) : null;
     const { store, release } = await openScreen(teamDir, backend, remote, () => initForStart(teamDir, teamSpecOf(layout, file), remote));
+    // Ask the outer terminal its colours now and take the answer just before the screen opens: the
+    // round trip (tens of ms over ssh) overlaps the run's set-up below. The query never rejects and
+    // puts the terminal back as it found it when the answer (or its timeout) comes.
+    const outer = learnOuterTerminal({ input: process.stdin, output: process.stdout }, layout.theme);
     if (archived) store.log.info(`the previous demo run was archived to ${archived}`);
     if (remote) store.log.info(`team ${layout.name} on the NATS store ${store.backend.where}; this machine's folder is ${teamDir}`);
     let closeDemo: (() => Promise<void>) | null = null;
@@ -312,7 +314,9 @@ export const startVerb: Verb = {
     const trust = await trustFor(store, layout, run);
     try {
       for (const w of warnings) store.log.warn(w);
-      const host = backend === 'pty' ? new PtyHost() : await tmuxHostFor(layout, teamDir, ctx.env);
+      // The tmux backend and the demo model are loaded only when the layout uses them: a layout of
+      // plain commands starts without their module graphs (a smaller, faster start-up).
+      const host = backend === 'pty' ? new PtyHost() : await (await import('./tmux-backend.js')).tmuxHostFor(layout, teamDir, ctx.env);
       const extraEnv: Record<string, string> = { ...trust.env };
       // Members started here open the same team on the same server (credentials stay in TEAMUX_NATS_*).
       if (remote) Object.assign(extraEnv, { TEAMUX_STORE: remote.url, TEAMUX_TEAM: remote.team });
@@ -320,8 +324,10 @@ export const startVerb: Verb = {
         const dir = demoScriptDir(layout, file);
         if (!existsSync(dir)) throw new UsageError(`agents need a model: ANTHROPIC_API_KEY is not set and there are no demo scripts in ${dir}`, 'export ANTHROPIC_API_KEY=…, or give the agents demo_script files');
         if (backend === 'tmux') {
+          const { startTmuxDemoModel } = await import('./tmux-backend.js');
           extraEnv.TEAMUX_DEMO_URL = await startTmuxDemoModel(layout.name, layout.root, teamDir, dir, path.join(BIN_DIR, 'teamux'), ctx.env);
         } else {
+          const { runDemoServer } = await import('../demo/main.js');
           const server = await runDemoServer(dir);
           if (!server.ok) throw new UsageError(`the demo scripts in ${dir} are not valid:\n${server.errors.join('\n')}`);
           extraEnv.TEAMUX_DEMO_URL = server.server.url;
@@ -333,14 +339,15 @@ export const startVerb: Verb = {
       await prepareClaudeMembers(store, layout, path.join(BIN_DIR, 'teamux'), extraEnv.TEAMUX_DEMO_URL !== undefined);
       await kickoffClaudeLead(store, layout);
       await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
-      await learnOuterTerminal({ input: process.stdin, output: process.stdout }, layout.theme);
+      await outer;
       // With tmux, a native lead's stand-in is served beside the session, so it outlives this screen.
-      if (backend === 'tmux' && isNativeLead(layout.lead)) await (await import('./tmux-bridge.js')).startTmuxBridge(teamDir, path.join(BIN_DIR, 'teamux'), nativeBridgeSpec(layout, store, extraEnv, ctx.env));
+      if (backend === 'tmux' && isNativeLead(layout.lead)) await (await import('./tmux-bridge.js')).startTmuxBridge(teamDir, path.join(BIN_DIR, 'teamux'), nativeBridgeSpec(layout, store, extraEnv, (await import('./tmux-backend.js')).tmuxSocket(ctx.env)));
       const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv });
       const code = await mux.run();
       await sayWhyDetached(ctx, store);
       return code;
     } finally {
+      await outer;
       trust.authority.dispose();
       await closeDemo?.();
       await release();
