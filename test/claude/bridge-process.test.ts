@@ -6,7 +6,7 @@
 // sees the lock and leaves; one started after a crash takes over the panes the tags name; when the
 // session goes, the bridge removes its socket and lock and ends.
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ import { bridgeHolder } from '../../src/store/bridge-lock.js';
 import { pidAlive } from '../../src/store/liveness.js';
 import { BIN, makeTeam, REPO, waitFor } from '../helpers/team.js';
 import { killServer, tmux } from '../helpers/tmux.js';
+import { shellQuote } from '../../src/host/tmux/quote.js';
 
 const NODE_CLIENT = path.join(REPO, 'dist', 'claude', 'tmux-shim', 'client.js');
 
@@ -49,7 +50,11 @@ describe('tmux stand-in bridge process (real tmux server, no screen)', () => {
     cleanups.push(() => killServer(socket));
     const root = path.dirname(path.dirname(team.dir));
     // The backend's session as `teamux start --backend tmux` leaves it: the lead in window 0, tagged.
-    await tmux(socket, ['-f', '/dev/null', 'new-session', '-d', '-s', 'test', '-x', '120', '-y', '40', '-c', root, 'sleep 600']);
+    // The lead's pane runs what the test hands it (the stand-in checks that changes come from there).
+    const box = path.join(root, 'lead-box');
+    mkdirSync(box);
+    const loop = `while :; do if [ -e ${box}/run ]; then mv ${box}/run ${box}/running; bash ${box}/running > ${box}/out 2> ${box}/err; echo $? > ${box}/code; mv ${box}/code ${box}/done; fi; sleep 0.05; done`;
+    await tmux(socket, ['-f', '/dev/null', 'new-session', '-d', '-s', 'test', '-x', '120', '-y', '40', '-c', root, `bash -c '${loop}'`]);
     await tmux(socket, ['set-option', '-gw', 'remain-on-exit', 'on']);
     await tmux(socket, ['set-option', '-p', '-t', '=test:', '@teamux_member', 'lead']);
 
@@ -64,18 +69,28 @@ describe('tmux stand-in bridge process (real tmux server, no screen)', () => {
       if (holder && pidAlive(holder.pid, null)) process.kill(holder.pid, 'SIGTERM');
     });
     const env = { TMUX: `${shimSocket},1,0`, TMUX_PANE: '%0', TEAMUX_TEAM_DIR: team.dir };
+    /** Run the stand-in from the lead's pane, as its Claude Code would. */
+    const lead = async (argv: string[]): Promise<{ code: number; out: string; err: string }> => {
+      const vars = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ');
+      writeFileSync(path.join(box, 'run.tmp'), `exec env ${vars} ${shellQuote(shim)} ${argv.map(shellQuote).join(' ')}\n`);
+      renameSync(path.join(box, 'run.tmp'), path.join(box, 'run'));
+      const code = await waitFor(() => (existsSync(path.join(box, 'done')) ? readFileSync(path.join(box, 'done'), 'utf8') : null), `tmux ${argv[0]} in the lead's pane`, 30_000, 20);
+      const r = { code: Number(code.trim()), out: readFileSync(path.join(box, 'out'), 'utf8'), err: readFileSync(path.join(box, 'err'), 'utf8') };
+      rmSync(path.join(box, 'done'));
+      return r;
+    };
 
     // Claude Code's per-teammate calls, answered from the session.
     expect(await run(shim, ['display-message', '-t', '%0', '-p', '#{session_name} #{window_id} #{pane_id}'], env)).toMatchObject({ code: 0, out: 'test @0 %0\n' });
-    const split = await run(shim, ['split-window', '-d', '-t', '%0', '-h', '-l', '70%', '-P', '-F', '#{pane_id}', '--', 'cat'], env);
+    const split = await lead(['split-window', '-d', '-t', '%0', '-h', '-l', '70%', '-P', '-F', '#{pane_id}', '--', 'cat']);
     expect(split).toMatchObject({ code: 0, out: '%1\n', err: '' });
     expect((await tagged(socket)).slice(1)).toEqual([expect.stringMatching(/^%\d+ %1 %1 1 0$/)]);
-    expect(await run(shim, ['select-pane', '-t', '%1', '-T', 'amy'], env)).toMatchObject({ code: 0 });
+    expect(await lead(['select-pane', '-t', '%1', '-T', 'amy'])).toMatchObject({ code: 0 });
 
     // The teammate's respawn: its own name, the lead's environment (credentials included), its $TMUX_PANE.
     const verifyKey = `${Date.now()}.${generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'der' }).toString('base64url')}`;
     const command = `exec sh -c 'echo AMY-UP member=$TEAMUX_MEMBER pane=$TMUX_PANE key=$ANTHROPIC_API_KEY; exec sleep 600' x --agent-id amy@session-1 --agent-name amy --team-name session-1 --lead-verify-key ${verifyKey}`;
-    expect(await run(shim, ['respawn-pane', '-k', '-t', '%1', '--', command], env)).toMatchObject({ code: 0, err: '' });
+    expect(await lead(['respawn-pane', '-k', '-t', '%1', '--', command])).toMatchObject({ code: 0, err: '' });
     const amyPane = (await tagged(socket))[1]!.split(' ')[0]!;
     expect((await tagged(socket))[1]).toBe(`${amyPane} amy %1 1 0`);
     const shown = await waitFor(async () => {
@@ -86,6 +101,8 @@ describe('tmux stand-in bridge process (real tmux server, no screen)', () => {
     expect((await tmux(socket, ['display-message', '-p', '-t', amyPane, '#{pane_title}'])).trim()).toBe('amy');
     expect((await team.store.config()).members.find((m) => m.name === 'amy')).toMatchObject({ kind: 'teammate', runtime: 'claude', claudeTeam: 'session-1' });
     expect(await run(shim, ['list-panes', '-t', '@0', '-F', '#{pane_id} #{pane_dead}'], env)).toMatchObject({ code: 0, out: '%0 0\n%1 0\n' });
+    // A change from outside every pane of the team (this test process) is refused.
+    expect(await run(shim, ['kill-pane', '-t', '%1'], env)).toMatchObject({ code: 1, err: expect.stringContaining('access not allowed') });
     expect(await run(shim, ['list-panes', '-F', '#{pane_id}', '-t', '%7'], env)).toMatchObject({ code: 1, err: "can't find pane: %7\n" });
 
     // A screen attached later gets amy's lead verify key from the bridge's memory (teamux-only command).
@@ -113,11 +130,11 @@ describe('tmux stand-in bridge process (real tmux server, no screen)', () => {
     });
     expect(readFileSync(team.store.paths.log, 'utf8')).toContain('taking over %1 (amy) from an earlier bridge');
     expect(await run(shim, ['list-panes', '-F', '#{pane_id} #{pane_dead}'], env)).toMatchObject({ code: 0, out: '%0 0\n%1 0\n' });
-    expect(await run(shim, ['split-window', '-d', '-t', '%0', '-P', '-F', '#{pane_id}', '--', 'cat'], env)).toMatchObject({ code: 0, out: '%2\n' });
-    expect(await run(shim, ['kill-pane', '-t', '%2'], env)).toMatchObject({ code: 0 });
+    expect(await lead(['split-window', '-d', '-t', '%0', '-P', '-F', '#{pane_id}', '--', 'cat'])).toMatchObject({ code: 0, out: '%2\n' });
+    expect(await lead(['kill-pane', '-t', '%2'])).toMatchObject({ code: 0 });
 
     // kill-pane closes the window; the teammate is marked exited.
-    expect(await run(shim, ['kill-pane', '-t', '%1'], env)).toMatchObject({ code: 0 });
+    expect(await lead(['kill-pane', '-t', '%1'])).toMatchObject({ code: 0 });
     expect(await tagged(socket)).toHaveLength(1);
     expect((await team.store.config()).members.find((m) => m.name === 'amy')?.status).toBe('exited');
     expect(readFileSync(team.store.paths.log, 'utf8')).toMatch(/tmux stand-in bridge: pid \d+ serves session test/);
