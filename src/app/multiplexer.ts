@@ -28,6 +28,7 @@ import { handshake, recordExit, startPane, terminateAll } from './pane-work.js';
 import { watchSpawns } from './spawn-watch.js';
 import { TeamView, type TeamSnapshot } from './team-view.js';
 import { attachTmuxBridge } from './native-teams.js';
+import { followTeammates } from './tmux-teammates.js';
 import type { ClaudeTeamView } from '../store/claude-team-files.js';
 
 export type { MemberLaunch } from '../mux/state.js';
@@ -132,6 +133,8 @@ export class Multiplexer {
       for (const m of this.opts.members) this.dispatch({ kind: 'open-pane', launch: m });
     });
     await Promise.all(this.opts.members.map((m) => this.launches.get(m.name)));
+    // Panes the tmux stand-in's bridge opens in the session come and go as panes here.
+    this.own(await followTeammates(this));
     await watching;
     const launch = this.opts.spawnLaunch;
     if (launch) {

@@ -41,6 +41,8 @@ export interface PaneControl<H> {
   say(text: string): void;
   /** Release what the control holds (a focus request waiting for the operator). */
   dispose?(): void;
+  /** Read the panes again before a command (a control whose facts come from elsewhere: tmux). */
+  refresh?(): Promise<void>;
 }
 
 const STOP_GRACE_MS = 2_000;

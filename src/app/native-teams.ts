@@ -8,6 +8,7 @@ import type { Multiplexer } from './multiplexer.js';
 import { multiplexerPanes } from './mux-pane-control.js';
 import { TmuxBridge } from './tmux-bridge.js';
 import { watchClaudeTeam } from './claude-team-watch.js';
+import { bridgeVerifyKeys } from './bridge-keys.js';
 
 /** What the multiplexer is told about a native lead. */
 export interface NativeTeamsOptions {
@@ -22,21 +23,25 @@ export interface NativeTeamsOptions {
 export async function attachTmuxBridge(mux: Multiplexer, native: NativeTeamsOptions): Promise<() => void> {
   const lead = mux.opts.members.find((m) => m.name === native.lead);
   if (!lead) return () => undefined;
-  const bridge = new TmuxBridge({ socket: native.socket, store: mux.opts.store, control: multiplexerPanes(mux), lead, planRequired: native.planRequired, session: mux.opts.team });
+  // With the tmux backend the stand-in is served by a process beside the session (bridge-process.ts),
+  // which outlives this screen; the screen only follows Claude Code's team files.
+  const bridge = mux.opts.host.kind === 'tmux' ? null : new TmuxBridge({ socket: native.socket, store: mux.opts.store, control: multiplexerPanes(mux), lead, planRequired: native.planRequired, session: mux.opts.team });
   try {
-    await bridge.listen();
+    await bridge?.listen();
   } catch (err) {
     // Without the socket the lead still runs; its teammates then fail to open, with the reason in the log.
     mux.opts.store.log.error(`the tmux stand-in cannot listen on ${native.socket}`, err);
     mux.dispatch({ kind: 'say', text: `Claude Code agent teams are off: cannot listen on ${native.socket} (${(err as Error).message})` });
     return () => undefined;
   }
+  // Without a bridge here, the keys are the bridge process's: asked for over the socket.
+  const remoteKeys = bridgeVerifyKeys(native.socket);
   // The sidebar follows Claude Code's own team files under the HOME the lead runs with.
   const home = lead.env.HOME;
   const watch = home
     ? watchClaudeTeam({
       home, log: mux.opts.store.log,
-      verifyKey: (recipient) => bridge.leadVerifyKey(recipient),
+      verifyKey: (recipient) => (bridge ? bridge.leadVerifyKey(recipient) : remoteKeys.get(recipient)),
       leadSession: () => mux.snapshot.claude?.[native.lead]?.sessionId ?? null,
       onChange: (view) => {
         mux.claudeTeam = view;
@@ -46,6 +51,6 @@ export async function attachTmuxBridge(mux: Multiplexer, native: NativeTeamsOpti
     : null;
   return () => {
     watch?.dispose();
-    bridge.dispose();
+    bridge?.dispose();
   };
 }

@@ -116,6 +116,8 @@ export class Pane {
     this.startedAt = this.clock.now();
     this.life = 'running';
     if (proc.initialScreen) this.term.write(proc.initialScreen, () => this.markDirty());
+    // A process found running (a tmux window opened elsewhere) takes this pane's size, as a started one does.
+    proc.resize(this.term.cols, this.term.rows);
     this.procSubs.push(pipeToTerminal(proc, this.term, () => this.markParsed()));
     this.procSubs.push(proc.onExit((e) => {
       this.exit = e;

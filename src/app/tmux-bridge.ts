@@ -39,6 +39,8 @@ export interface BridgeOptions<H> {
   session: string;
   /** The teamux launcher a teammate's own MCP config runs (bin/teamux). */
   teamuxBin?: string;
+  /** Panes an earlier bridge handed out (a bridge process started again reads them from tmux's tags). */
+  known?: Array<{ id: string; handle: H; title: string; cwd: string; command: string }>;
 }
 
 /** One pane the bridge knows, by its tmux id. */
@@ -51,6 +53,9 @@ interface Known<H> {
 }
 
 const REQUEST_LIMIT = 256 * 1024;
+
+/** The teamux-only command a screen asks the bridge process for a teammate's lead verify key with. */
+export const VERIFY_KEY_COMMAND = 'teamux-verify-key';
 const IDLE_CONNECTION_MS = 10_000;
 
 /** The running bridge. */
@@ -65,11 +70,15 @@ export class TmuxBridge<H> implements TmuxSurface {
   private readonly sockets = new Set<Socket>();
   /** Each teammate's --lead-verify-key, as the lead's respawn-pane gave it (see src/claude/lead-sig.ts). */
   private readonly verifyKeys = new Map<string, KeyObject>();
+  private readonly verifyKeyTexts = new Map<string, string>();
   /** Who may change panes: the calling process, never its claimed $TMUX_PANE (caller-gate.ts). */
   private readonly gate: CallerGate;
 
   constructor(private readonly opts: BridgeOptions<H>) {
     this.session = opts.session;
+    for (const k of opts.known ?? []) this.known.push({ ...k });
+    // Ids go on from the highest one handed out: Claude Code keeps them in its team config.
+    this.nextId = Math.max(0, ...this.known.map((k) => Number(k.id.slice(1)) || 0)) + 1;
     this.gate = new CallerGate({
       panes: () => this.panes().flatMap((p) => (p.dead || p.pid === null ? [] : [{ id: p.id, pid: p.pid }])),
       leadPane: LEAD_PANE_ID,
@@ -96,8 +105,13 @@ export class TmuxBridge<H> implements TmuxSurface {
 
   /** Run one command line as the stand-in would (the socket's handler; also used by tests). */
   handle(argv: string[], pane: string | null): Promise<ShimAnswer> {
+    const own = this.teamuxOnly(argv);
+    if (own) return Promise.resolve(own);
     const arrived = Date.now();
-    const run = this.queue.then(() => this.shim.run(argv, { pane }));
+    const run = this.queue.then(async () => {
+      await this.opts.control.refresh?.();
+      return this.shim.run(argv, { pane });
+    });
     this.queue = run.catch(() => undefined);
     return run.then((answer) => {
       this.opts.store.log.info(`tmux stand-in: ${pane ?? '-'} ${JSON.stringify(argv).slice(0, 200)} → ${answer.code} ${JSON.stringify(answer.out).slice(0, 80)} (${Date.now() - arrived} ms)`);
@@ -126,7 +140,8 @@ export class TmuxBridge<H> implements TmuxSurface {
       s.off('data', onData);
       const req = parseRequest(buffer.slice(0, nl));
       const answer = req
-        ? this.gate.admit(s, req.argv, req.pane, req.pid).then((a) => ('refused' in a ? a.refused : this.handle(req.argv, a.pane)))
+        // A control whose panes are read from elsewhere (tmux) reads them first: the gate places the caller in them.
+        ? (this.opts.control.refresh?.() ?? Promise.resolve()).then(() => this.gate.admit(s, req.argv, req.pane, req.pid)).then((a) => ('refused' in a ? a.refused : this.handle(req.argv, a.pane)))
         : Promise.resolve({ out: '', err: 'teamux: bad request from the tmux stand-in\n', code: 1, notes: [] });
       void answer.then((a) => {
         if (s.destroyed) return;
@@ -229,6 +244,17 @@ export class TmuxBridge<H> implements TmuxSurface {
     return { ok: true };
   }
 
+  /**
+   * Commands only teamux's own screen sends, never Claude Code: `teamux-verify-key NAME` gives the
+   * `--lead-verify-key` the lead started NAME with (a public key), so a screen attached after the
+   * bridge process learnt it checks lead_sig too. Not logged: a screen asks again for a key it lacks.
+   */
+  private teamuxOnly(argv: readonly string[]): ShimAnswer | null {
+    if (argv[0] !== VERIFY_KEY_COMMAND) return null;
+    const key = this.verifyKeyTexts.get((argv[1] ?? '').toLowerCase());
+    return key ? { out: `${key}\n`, err: '', code: 0, notes: [] } : { out: '', err: `no lead verify key for ${argv[1] ?? '(none)'}\n`, code: 1, notes: [] };
+  }
+
   /** The key the lead's messages to `teammate` are checked with, once its respawn named one. */
   leadVerifyKey(teammate: string): KeyObject | null {
     return this.verifyKeys.get(teammate.toLowerCase()) ?? null;
@@ -237,7 +263,10 @@ export class TmuxBridge<H> implements TmuxSurface {
   private noteVerifyKey(teammate: string, value: string | null): void {
     if (value === null) return;
     const key = parseLeadVerifyKey(value);
-    if (key) this.verifyKeys.set(teammate.toLowerCase(), key);
+    if (key) {
+      this.verifyKeys.set(teammate.toLowerCase(), key);
+      this.verifyKeyTexts.set(teammate.toLowerCase(), value);
+    }
     else this.opts.store.log.warn(`tmux stand-in: teammate ${teammate}'s --lead-verify-key is not an ed25519 key teamux can read; its lead messages stay unverified`);
   }
 

@@ -15,9 +15,11 @@ import type { MemberView, TeamStore } from '../store/team.js';
 import { closeAfterRun, EXIT_OK, EXIT_REFUSED, parse, UsageError, type CliContext } from './context.js';
 import { loadLayoutOrFail } from './layout-team.js';
 import { detachMux, liveMux, ownTerminal, sayWhyDetached } from './mux-lock.js';
-import { keyTableOf, muxFor, openScreen, requireTty, trustFor } from './start.js';
+import { BIN_DIR, keyTableOf, muxFor, nativeBridgeSpec, openScreen, requireTty, trustFor } from './start.js';
+import { isNativeLead } from './claude-member.js';
 import { table } from './task.js';
-import { attachTmux, runningTeams, sessionTeamDir, tmuxRun, tmuxSocket } from './tmux-backend.js';
+import { attachTmux, bridgePanes, bridgeSlots, runningTeams, sessionTeamDir, tmuxRun, tmuxSocket } from './tmux-backend.js';
+import { adoptedTeammates } from '../app/tmux-teammates.js';
 import type { Verb } from './verb.js';
 import { learnOuterTerminal } from '../ui/outer-query.js';
 
@@ -74,7 +76,10 @@ export const attachVerb: Verb = {
       const { host, procs } = await attachTmux(team, layout.root, dir, ctx.env);
       const demoUrl = existsSync(path.join(dir, 'demo-url'));
       await learnOuterTerminal({ input: process.stdin, output: process.stdout }, layout.theme);
-      const mux = muxFor({ layout, layoutFile: cfg.layoutFile, keys, store, host, teamDir: dir, extraEnv: { ...trust.env }, demo: demoUrl && !ctx.env.ANTHROPIC_API_KEY, adopt: procs, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv });
+      // A native lead's bridge lives as long as the session; one that crashed is started again.
+      if (isNativeLead(layout.lead)) await (await import('./tmux-bridge.js')).startTmuxBridge(dir, path.join(BIN_DIR, 'teamux'), nativeBridgeSpec(layout, store, { ...trust.env }, tmuxSocket(ctx.env)));
+      const teammates = adoptedTeammates(procs, [layout.lead, ...layout.teammates].map((m) => m.name), await bridgeSlots(team, ctx.env), layout.lead.cwd);
+      const mux = muxFor({ layout, layoutFile: cfg.layoutFile, keys, store, host, teamDir: dir, extraEnv: { ...trust.env }, demo: demoUrl && !ctx.env.ANTHROPIC_API_KEY, adopt: procs, teammates, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv });
       const code = await mux.run();
       await sayWhyDetached(ctx, store);
       return code;
@@ -116,6 +121,13 @@ export const lsVerb: Verb = {
       if (opened?.ok) closeAfterRun(ctx, opened.store);
       const requests = opened?.ok ? (await opened.store.requests.list()).requests : [];
       const members = opened?.ok ? (await opened.store.roster()).map(({ name, reportedStatus, pid }) => ({ name, reportedStatus, pid, state: memberState(name, reportedStatus, requests) })) : [];
+      // A native lead's teammates: their panes in the session say whether they still run.
+      for (const pane of await bridgePanes(team, ctx.env)) {
+        const m = members.find((x) => x.name === pane.member);
+        if (!m) continue;
+        if (pane.dead) m.state = 'exited';
+        else if (m.state === 'exited') m.state = 'working';
+      }
       const mux = opened?.ok ? await liveMux(opened.store) : null;
       out.push({ team, dir, attached: mux?.pid ?? null, members });
     }

@@ -28,6 +28,7 @@ import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
 import { claudeLaunchOf, isNativeLead, kickoffClaudeLead, prepareClaudeMembers, tmuxShimPlace } from './claude-member.js';
 import { archiveDemoRun } from './archive.js';
 import { claimMuxLock, liveMux, sayWhyDetached } from './mux-lock.js';
+import type { BridgeSpec } from '../app/bridge-process.js';
 import type { Verb } from './verb.js';
 import { learnOuterTerminal } from '../ui/outer-query.js';
 
@@ -106,6 +107,12 @@ function demoScriptDir(layout: NormalizedLayout, layoutFile: string): string {
   return explicit ? path.dirname(explicit) : path.join(path.dirname(layoutFile), 'scripts');
 }
 
+/** What a native lead's bridge process is started with (tmux backend): the lead as this screen launches it. */
+export function nativeBridgeSpec(layout: NormalizedLayout, store: TeamStore, extraEnv: Record<string, string>, tmuxSocket: string): BridgeSpec {
+  const { restartEnv: _again, ...lead } = launchOf(layout.lead, layout, store.dir, extraEnv);
+  return { lead, planRequired: layout.lead.claude!.nativeTeams!.planRequired, socket: tmuxShimPlace(store.paths).socket, tmuxSocket, team: layout.name, teamuxBin: path.join(BIN_DIR, 'teamux') };
+}
+
 /** Convert the config's main-size to the geometry's. */
 export function mainSizeOf(layout: NormalizedLayout): MainSize {
   const s = layout.layout.mainSize;
@@ -127,6 +134,8 @@ export interface MuxSetup {
   memberEnv?: Record<string, Record<string, string>>;
   /** Per member, the environment each restart of its process adds (the lead's fresh enrolment token). */
   restartEnv?: Record<string, () => Record<string, string>>;
+  /** Panes a native lead's bridge opened (tmux attach), shown after the layout's members. */
+  teammates?: MemberLaunch[];
 }
 
 /** Build the multiplexer for a team. */
@@ -139,7 +148,7 @@ export function muxFor(s: MuxSetup): Multiplexer {
     return again ? { ...launch, restartEnv: again } : launch;
   });
   // Attaching: only members still in the session come back (a handshake closed the others' panes).
-  if (s.adopt) members = members.filter((m) => s.adopt!.some((p) => p.id === m.name));
+  if (s.adopt) members = [...members.filter((m) => s.adopt!.some((p) => p.id === m.name)), ...(s.teammates ?? [])];
   return new Multiplexer({
     store, host: s.host, team: layout.name, lead: layout.lead.name,
     layout: layout.layout.name as LayoutName, mainSize: mainSizeOf(layout), sidebar: layout.sidebar, attention: layout.attention,
@@ -331,6 +340,8 @@ export const startVerb: Verb = {
       await kickoffClaudeLead(store, layout);
       await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
       await outer;
+      // With tmux, a native lead's stand-in is served beside the session, so it outlives this screen.
+      if (backend === 'tmux' && isNativeLead(layout.lead)) await (await import('./tmux-bridge.js')).startTmuxBridge(teamDir, path.join(BIN_DIR, 'teamux'), nativeBridgeSpec(layout, store, extraEnv, (await import('./tmux-backend.js')).tmuxSocket(ctx.env)));
       const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv });
       const code = await mux.run();
       await sayWhyDetached(ctx, store);

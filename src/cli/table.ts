@@ -33,5 +33,6 @@ export const verbs: VerbEntry[] = [
   { name: 'agent', summary: "run a member as teamux's agent (a model with team tools) in this terminal", load: async () => (await import('./agent.js')).agentVerb },
   { name: 'hook', summary: "Claude Code's hooks: deliver messages, the plan gate, permission answers, state", load: async () => (await import('./hook.js')).hookVerb },
   { name: 'ssh-member', summary: 'run a member on another machine over ssh -tt (what a host: member\'s pane runs)', load: async () => (await import('./ssh-member.js')).sshMemberVerb },
+  { name: 'tmux-bridge', summary: "serve a native Claude Code lead's tmux stand-in beside a tmux-backed team (started by start/attach)", load: async () => (await import('./tmux-bridge.js')).tmuxBridgeVerb },
   { name: 'demo-server', summary: 'serve the offline demo model (scripted Messages API) until stopped', load: async () => (await import('./demo-server.js')).demoServerVerb },
 ];

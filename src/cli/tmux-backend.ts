@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import type { NormalizedLayout } from '../config/index.js';
 import { globalArgs, sessionTarget, tmuxSessionName } from '../host/tmux/commands.js';
 import { ExecTmuxRunner, TmuxHost } from '../host/tmux/index.js';
-import type { PaneHost, PaneProcess, PaneSpec } from '../host/types.js';
+import { listTaggedArgv, parseTagged, type TaggedPane } from '../host/tmux/pane-control.js';
+import type { Disposable, PaneAppearance, PaneHost, PaneProcess, PaneSpec } from '../host/types.js';
 import { UsageError } from './context.js';
 
 /** The tmux server teams live on. */
@@ -30,6 +31,17 @@ export async function sessionTeamDir(team: string, env: NodeJS.ProcessEnv = proc
   return r.ok && dir ? dir : null;
 }
 
+/** The panes a native lead's bridge opened in a team's session (tagged with a slot). */
+export async function bridgePanes(team: string, env: NodeJS.ProcessEnv = process.env): Promise<TaggedPane[]> {
+  const r = await new ExecTmuxRunner().run(listTaggedArgv(tmuxSocket(env), tmuxSessionName(team)));
+  return parseTagged(r.code === 0 ? r.stdout : '').filter((p) => p.slot !== null);
+}
+
+/** Those panes' slots by member name. */
+export async function bridgeSlots(team: string, env: NodeJS.ProcessEnv = process.env): Promise<Map<string, number>> {
+  return new Map((await bridgePanes(team, env)).map((p) => [p.member, p.slot!]));
+}
+
 /** Running teams on the server. */
 export function runningTeams(env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
   return TmuxHost.listSessions(tmuxSocket(env));
@@ -43,10 +55,14 @@ class TeamTmuxHost implements PaneHost {
   constructor(private readonly host: TmuxHost, private readonly team: string, private readonly teamDir: string, private readonly env: NodeJS.ProcessEnv) {}
 
   async spawn(spec: PaneSpec): Promise<PaneProcess> {
-    // tmux 3.3a replaces a PATH given with -e by its client's PATH, so the member's PATH (which puts
-    // teamux's bin/ first) goes through env(1), which execs the member: the pane pid stays its pid.
-    const withPath = spec.env.PATH ? { command: 'env', args: [`PATH=${spec.env.PATH}`, spec.command, ...spec.args] } : {};
-    const p = await this.host.spawn({ ...spec, ...withPath, env: { TERM: 'tmux-256color', ...spec.env } });
+    // tmux 3.3a replaces a PATH given with -e by its client's PATH, and sets TMUX/TMUX_PANE itself. So
+    // the member's PATH (which puts teamux's bin/ first), and the TMUX a native Claude Code lead is given
+    // to reach teamux's stand-in (not one inherited from the user's own tmux), go through env(1), which
+    // execs the member: the pane pid stays its pid.
+    const ownTmux = spec.env.TMUX !== undefined && spec.env.TMUX !== process.env.TMUX;
+    const set = [...(spec.env.PATH ? [`PATH=${spec.env.PATH}`] : []), ...(ownTmux ? [`TMUX=${spec.env.TMUX}`, `TMUX_PANE=${spec.env.TMUX_PANE ?? ''}`] : [])];
+    const wrapped = set.length > 0 ? { command: 'env', args: [...set, spec.command, ...spec.args] } : {};
+    const p = await this.host.spawn({ ...spec, ...wrapped, env: { TERM: 'tmux-256color', ...spec.env } });
     if (!this.recorded) {
       this.recorded = true;
       await tmuxRun(['set-option', '-t', `${sessionTarget(tmuxSessionName(this.team))}:`, '@teamux_dir', this.teamDir], this.env);
@@ -57,6 +73,10 @@ class TeamTmuxHost implements PaneHost {
   attach(): Promise<PaneProcess[]> {
     this.recorded = true;
     return this.host.attach();
+  }
+
+  follow(listener: (change: PaneAppearance) => void): Promise<Disposable> {
+    return this.host.follow(listener);
   }
 
   dispose(options?: { kill?: boolean }): Promise<void> {

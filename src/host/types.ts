@@ -52,10 +52,21 @@ export interface PaneProcess {
   dispose(): void;
 }
 
+/** A pane that another process opened in the host's session (the tmux stand-in's bridge). */
+export type PaneAppearance =
+  | { kind: 'appeared'; proc: PaneProcess; slot: number }
+  /** The pane's process was replaced under a new name (`from` is the old one). */
+  | { kind: 'renamed'; from: string; proc: PaneProcess; slot: number }
+  | { kind: 'gone'; id: string }
+  /** The other process asked for the pane to be focused (tmux select-pane), at `at` ms since the epoch. */
+  | { kind: 'focus'; id: string; at: number };
+
 /** Spawns and tracks pane processes. */
 export interface PaneHost {
   readonly kind: 'pty' | 'tmux';
   spawn(spec: PaneSpec): Promise<PaneProcess>;
+  /** Follow panes other processes open, rename and close in the session (tmux); absent when there are none. */
+  follow?(listener: (change: PaneAppearance) => void): Promise<Disposable>;
   /** Release everything the host owns. With `kill`, end every process it started. */
   dispose(options?: { kill?: boolean }): Promise<void>;
 }

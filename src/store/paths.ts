@@ -26,6 +26,8 @@ export class TeamPaths {
   get mcpConfigs(): string { return path.join(this.dir, 'mcp'); }
   /** The unix socket of the tmux stand-in a `native_teams` Claude Code lead talks to. */
   get tmuxSocket(): string { return path.join(this.dir, 'tmux.sock'); }
+  /** The pid file of the tmux stand-in's bridge process (tmux backend): one per team. */
+  get tmuxBridgeLock(): string { return path.join(this.dir, 'tmux-bridge.pid'); }
   /** The folder holding the `tmux` stand-in, first on a `native_teams` lead's PATH. */
   get tmuxShimBin(): string { return path.join(this.claude, 'bin'); }
   get usage(): string { return path.join(this.dir, 'usage'); }

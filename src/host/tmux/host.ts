@@ -9,7 +9,7 @@
  * Every tmux invocation goes through TmuxRunner, so tests can replace the OS with a recording fake.
  */
 
-import type { Disposable, PaneExit, PaneHost, PaneProcess, PaneSpec } from '../types.js';
+import type { Disposable, PaneAppearance, PaneExit, PaneHost, PaneProcess, PaneSpec } from '../types.js';
 import {
   attachArgs,
   closePipeCommand,
@@ -32,6 +32,7 @@ import {
   type PaneState,
 } from './commands.js';
 import { ControlClient, type ControlExit, type ControlNotification } from './control-client.js';
+import { BridgePanes } from './bridge-panes.js';
 import { TmuxPane, type PaneChannel, type PaneIdentity } from './pane.js';
 import { PaneFifos } from './pipe-stream.js';
 import { ExecTmuxRunner, type TmuxRunner } from './runner.js';
@@ -100,6 +101,20 @@ export class TmuxHost implements PaneHost {
   private serverPid: number | undefined;
   // pipe output: the panes' FIFOs (undefined in control mode)
   private readonly fifos: PaneFifos | undefined;
+  // panes the stand-in's bridge opens (bridge-panes.ts)
+  private readonly bridgePanes = new BridgePanes({
+    tracked: (paneId) => this.panes.get(paneId),
+    retrack: (paneId, member, pid, was) => this.serialize(async () => {
+      const client = this.client;
+      if (!client || this.disposed || this.panes.get(paneId) !== was) return null;
+      // The old object stops here: the screen lets its pane go without signalling the new process.
+      was?.dispose();
+      const pane = this.track({ id: member, paneId, pid });
+      await this.adopt(client, pane);
+      return pane;
+    }),
+    send: async (commands) => void (await this.client?.sequence(commands)),
+  });
   // spawn/attach run one at a time: the first may create the session
   private queue: Promise<unknown> = Promise.resolve();
   // lifecycle
@@ -152,6 +167,11 @@ export class TmuxHost implements PaneHost {
     });
   }
 
+  /** Follows the panes the tmux stand-in's bridge opens, respawns under a name and closes in the session. */
+  follow(listener: (change: PaneAppearance) => void): Promise<Disposable> {
+    return this.bridgePanes.add(listener);
+  }
+
   /** Without kill: detach, members keep running. With kill: end the session (and an emptied server). */
   async dispose(options: { kill?: boolean } = {}): Promise<void> {
     if (this.disposed) return;
@@ -161,6 +181,7 @@ export class TmuxHost implements PaneHost {
     this.dropClient();
     for (const timer of this.rechecks.values()) clearTimeout(timer);
     this.rechecks.clear();
+    this.bridgePanes.clear();
     // Pipes closed first, so no `cat` is left writing into a FIFO nobody reads.
     const piped = [...this.panes.keys()].filter((id) => this.fifos?.has(id));
     // (An empty sequence would be an empty line, which tmux never answers.)
@@ -269,6 +290,7 @@ export class TmuxHost implements PaneHost {
       case 'subscription-changed': {
         const pane = this.panes.get(event.paneId);
         if (event.name === DEAD_SUBSCRIPTION && pane) this.applyState(pane, parseDeadValue(event.value));
+        this.bridgePanes.report(event.name, event.paneId, event.value);
         return;
       }
       case 'window-close':
@@ -293,8 +315,10 @@ export class TmuxHost implements PaneHost {
     const present = new Map(parsePaneList(lines).map((info) => [info.paneId, info]));
     for (const pane of this.panes.values()) {
       const info = present.get(pane.paneId);
-      if (!info) this.exited(pane, EXITED_UNKNOWN);
-      else this.applyState(pane, info.state);
+      if (!info) {
+        this.exited(pane, EXITED_UNKNOWN);
+        if (this.bridgePanes.left(pane)) this.panes.delete(pane.paneId);
+      } else this.applyState(pane, info.state);
     }
   }
 
