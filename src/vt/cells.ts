@@ -2,8 +2,10 @@
  * Reading xterm buffer lines into blessed-shaped cells: `{ ch, width, attr }` with attr in the
  * packed layout of attr.ts. A wide char is one width-2 cell followed by a width-0 placeholder
  * whose ch is '' so columns stay aligned. This runs for every cell of every dirty pane each frame,
- * so CellReader reuses one xterm IBufferCell and keeps a one-entry attr cache: runs of cells with
- * the same style (the common case) cost one comparison instead of a dozen accessor calls.
+ * so CellReader reads xterm's own cell words where it can (three numbers a cell, the text of a
+ * one-unit character taken from a table), reuses one xterm IBufferCell otherwise, and keeps a
+ * one-entry attr cache: runs of cells with the same style (the common case) cost one comparison
+ * instead of a dozen accessor calls. The data owned: that cache and a table of one-unit strings.
  */
 
 import type { IBufferCell, IBufferLine } from '@xterm/headless';
@@ -20,6 +22,7 @@ import {
   packAttr,
 } from './attr.js';
 import { nearestPaletteIndexOf } from './palette.js';
+import { rawLineOf } from './xterm-internals.js';
 
 /** One screen cell: the text drawn there, its column width, its packed attr. */
 export interface Cell {
@@ -61,6 +64,20 @@ interface RawAttributes {
 /** Set in xterm's bg word when the cell carries extended attrs (underline style/colour, links). */
 const BG_HAS_EXTENDED = 0x10000000;
 
+// xterm's content word (common/buffer/Constants.ts): code point, "text is in _combined", width
+const CODEPOINT_MASK = 0x1fffff;
+const IS_COMBINED = 0x200000;
+const WIDTH_SHIFT = 22;
+
+// The string of each one-unit code point below U+3000 (Latin, box drawing, symbols), made once:
+// a cell's text is then a table read, not a new string.
+const UNIT_TABLE_SIZE = 0x3000;
+const unitStrings: string[] = Array.from({ length: UNIT_TABLE_SIZE }, (_, cp) => (cp === 0 ? ' ' : String.fromCharCode(cp)));
+
+function charOf(cp: number): string {
+  return cp < UNIT_TABLE_SIZE ? unitStrings[cp]! : String.fromCodePoint(cp);
+}
+
 /** Reads buffer lines into Cells through one reused IBufferCell. */
 export class CellReader {
   // reused for every cell read; never escapes
@@ -77,15 +94,38 @@ export class CellReader {
 
   /** Fill out[0..cols) from line (blank cells past its end); returns cols. */
   read(line: IBufferLine | undefined, cols: number, out: Cell[]): number {
-    for (let x = 0; x < cols; x++) {
-      let target = out[x];
-      if (!target) {
-        target = { ch: ' ', width: 1, attr: ATTR_DEFAULT };
-        out[x] = target;
-      }
-      this.load(line, x, target);
-    }
+    for (let x = out.length; x < cols; x++) out.push({ ch: ' ', width: 1, attr: ATTR_DEFAULT });
     out.length = cols;
+    const raw = line ? rawLineOf(line) : null;
+    if (!line || !raw) {
+      for (let x = 0; x < cols; x++) this.load(line, x, out[x]!);
+      return cols;
+    }
+    // xterm's cell words: content, fg, bg
+    const { data, combined } = raw;
+    const end = Math.min(cols, raw.length);
+    for (let x = 0; x < end; x++) {
+      const target = out[x]!;
+      const content = data[x * 3]!;
+      const width = content >>> WIDTH_SHIFT;
+      if (width === 0) {
+        target.ch = '';
+        target.width = 0;
+      } else {
+        target.ch = content & IS_COMBINED ? combined[x] || ' ' : charOf(content & CODEPOINT_MASK);
+        target.width = width === 2 ? 2 : 1;
+      }
+      const fg = data[x * 3 + 1]!;
+      const bg = data[x * 3 + 2]!;
+      if (fg === this.lastFg && bg === this.lastBg) target.attr = this.lastAttr;
+      else target.attr = this.attrOf(line.getCell(x, this.scratch)!);
+    }
+    for (let x = end; x < cols; x++) {
+      const target = out[x]!;
+      target.ch = ' ';
+      target.width = 1;
+      target.attr = ATTR_DEFAULT;
+    }
     return cols;
   }
 

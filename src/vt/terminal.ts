@@ -20,6 +20,7 @@ import { attrOfCell, CellReader, type Cell } from './cells.js';
 import { compactLine, compactWords, expandLine, HistoryStore, type CompactLine } from './history.js';
 import { REPORT_WINDOW_OPTIONS, TerminalAnswers, type CellPixels, type TerminalColors } from './answers.js';
 import { installSequenceLimits, WorkMeter } from './limits.js';
+import { parseBudget } from './parse-budget.js';
 import { installReverseWrap } from './reverse-wrap.js';
 import { teamuxUnicode, UNICODE_VERSION } from './width.js';
 import {
@@ -102,8 +103,9 @@ export type ReplyListener = (data: string, binary: boolean) => void;
 
 /** The per-pane terminal model: bytes in, cells and modes out. */
 export class PaneTerminal implements Disposable {
-  // emulator, for the pane's whole life
+  // emulator, for the pane's whole life, and its buffers (the API object, looked up once)
   private readonly term: XtermTerminal;
+  private readonly buffers: XtermTerminal['buffer'];
   private readonly reader: CellReader;
   // listeners registered with the emulator, released on dispose
   private readonly subscriptions: IDisposable[] = [];
@@ -140,6 +142,7 @@ export class PaneTerminal implements Disposable {
       logLevel: 'off',
       windowOptions: { ...REPORT_WINDOW_OPTIONS },
     });
+    this.buffers = this.term.buffer;
     this.answers = new TerminalAnswers(options.colors, options.cellPixels);
     // cell widths come from the one width function the chrome also measures with (width.ts)
     this.term.unicode.register(teamuxUnicode);
@@ -148,8 +151,8 @@ export class PaneTerminal implements Disposable {
     capCombiningMarks(this.term);
     for (const handler of installReverseWrap(this.term, (data) => this.emitReply(data, false))) this.subscriptions.push(handler);
     for (const handler of this.answers.install(this.term, this.meter, (data) => this.emitReply(data, false))) this.subscriptions.push(handler);
-    this.reader = new CellReader(this.term.buffer.active.getNullCell());
-    this.evictCell = this.term.buffer.active.getNullCell();
+    this.reader = new CellReader(this.buffers.active.getNullCell());
+    this.evictCell = this.buffers.active.getNullCell();
     this.history = new HistoryStore(Math.max(0, scrollback - XTERM_SCROLLBACK));
     const evictions = onNormalLinesEvicted(this.term, (count) => this.keepEvicted(count));
     // without the hook xterm keeps the whole scrollback itself, at full width
@@ -185,10 +188,17 @@ export class PaneTerminal implements Disposable {
       const end = Math.min(size, start + slice);
       const part = typeof data === 'string' ? data.slice(start, end) : data.subarray(start, end);
       const last = end === size;
-      this.term.write(part, () => {
+      const parsed = (): void => {
         this.pending -= end - start;
         if (last) onParsed?.();
-      });
+      };
+      // Nothing queued ahead of this slice: parse now, within the budget (parse-budget.ts), else on xterm's own timer.
+      if (this.pending === size - start && parseBudget.allows()) {
+        parseBudget.spend(() => {
+          markUserInput(this.term);
+          this.term.write(part, parsed);
+        });
+      } else this.term.write(part, parsed);
     }
     if (size === 0) this.term.write(data, () => onParsed?.());
   }
@@ -265,7 +275,7 @@ export class PaneTerminal implements Disposable {
 
   /** Lines of history above the live screen: the compact ones, then xterm's (none on the alternate screen). */
   get historyLength(): number {
-    const buffer = this.term.buffer.active;
+    const buffer = this.buffers.active;
     return buffer.type === 'alternate' ? 0 : this.history.length + buffer.baseY;
   }
 
@@ -279,13 +289,13 @@ export class PaneTerminal implements Disposable {
       applicationCursorKeys: modes.applicationCursorKeysMode,
       applicationKeypad: modes.applicationKeypadMode,
       sendFocus: modes.sendFocusMode,
-      alternateScreen: this.term.buffer.active.type === 'alternate',
+      alternateScreen: this.buffers.active.type === 'alternate',
     };
   }
 
   /** The cursor in viewport coordinates. */
   get cursor(): PaneCursor {
-    const buffer = this.term.buffer.active;
+    const buffer = this.buffers.active;
     const y = buffer.cursorY + this.scrollOffset;
     const x = Math.min(buffer.cursorX, this.term.cols - 1);
     const visible = !isCursorHidden(this.term) && y >= 0 && y < this.term.rows;
@@ -353,7 +363,7 @@ export class PaneTerminal implements Disposable {
 
   /** Visible row y: a compact history line, or a line of xterm's buffer. */
   private viewportRow(y: number): { compact: CompactLine | undefined; line: ReturnType<XtermTerminal['buffer']['active']['getLine']> } {
-    const buffer = this.term.buffer.active;
+    const buffer = this.buffers.active;
     if (buffer.type === 'alternate') return { compact: undefined, line: buffer.getLine(buffer.viewportY + y) };
     // rows of history and screen, oldest first: the compact lines, then xterm's buffer
     const index = this.historyLength - this.scrollOffset + y;
@@ -363,7 +373,7 @@ export class PaneTerminal implements Disposable {
 
   /** Keep the viewport on the same lines while output pushes new ones into history. */
   private followHistory(): void {
-    const mark = this.history.added + this.term.buffer.normal.baseY;
+    const mark = this.history.added + this.buffers.normal.baseY;
     if (this.offset > 0) this.offset = Math.max(0, Math.min(this.historyLength, this.offset + mark - this.historyMark));
     this.historyMark = mark;
   }
@@ -371,7 +381,7 @@ export class PaneTerminal implements Disposable {
   /** xterm is about to drop its `count` oldest scrollback lines: keep them compactly. */
   private keepEvicted(count: number): void {
     if (this.discardEvicted || this.history.capacity === 0) return;
-    const buffer = this.term.buffer.normal;
+    const buffer = this.buffers.normal;
     for (let i = Math.max(0, count - this.history.capacity); i < count; i++) {
       const line = buffer.getLine(i);
       if (!line) continue;
