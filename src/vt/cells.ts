@@ -78,6 +78,18 @@ function charOf(cp: number): string {
   return cp < UNIT_TABLE_SIZE ? unitStrings[cp]! : String.fromCodePoint(cp);
 }
 
+// the content word of a blank cell (no code point, width 1), for cells past the end of a line
+const BLANK_CONTENT = 1 << WIDTH_SHIFT;
+
+function blank(cell: Cell): void {
+  cell.ch = ' ';
+  cell.width = 1;
+  cell.attr = ATTR_DEFAULT;
+}
+
+/** Called with each visited cell's column and the (reused) cell. */
+export type CellVisitor = (x: number, cell: Readonly<Cell>) => void;
+
 /** Reads buffer lines into Cells through one reused IBufferCell. */
 export class CellReader {
   // reused for every cell read; never escapes
@@ -104,33 +116,61 @@ export class CellReader {
     // xterm's cell words: content, fg, bg
     const { data, combined } = raw;
     const end = Math.min(cols, raw.length);
-    for (let x = 0; x < end; x++) {
-      const target = out[x]!;
-      const content = data[x * 3]!;
-      const width = content >>> WIDTH_SHIFT;
-      if (width === 0) {
-        target.ch = '';
-        target.width = 0;
-      } else {
-        target.ch = content & IS_COMBINED ? combined[x] || ' ' : charOf(content & CODEPOINT_MASK);
-        target.width = width === 2 ? 2 : 1;
-      }
-      const fg = data[x * 3 + 1]!;
-      const bg = data[x * 3 + 2]!;
-      if (fg === this.lastFg && bg === this.lastBg) target.attr = this.lastAttr;
-      else target.attr = this.attrOf(line.getCell(x, this.scratch)!);
-    }
-    for (let x = end; x < cols; x++) {
-      const target = out[x]!;
-      target.ch = ' ';
-      target.width = 1;
-      target.attr = ATTR_DEFAULT;
-    }
+    for (let x = 0; x < end; x++) this.decode(line, data, combined, x, out[x]!);
+    for (let x = end; x < cols; x++) blank(out[x]!);
     return cols;
   }
 
+  /**
+   * Visit the cells of line [0, cols) whose words differ from those kept in `seen` (3 a cell, from
+   * index `at`), or every cell when `all`, keeping the new words there: a row that scrolled up by
+   * one costs a comparison of numbers per cell and a visit only where the text or style differs.
+   * Cells with combined text (kept outside the words) are always visited. The Cell is reused.
+   * Returns false, visiting nothing, when xterm's words cannot be read.
+   */
+  visitChanged(line: IBufferLine, cols: number, seen: Uint32Array, at: number, all: boolean, visit: CellVisitor): boolean {
+    const raw = rawLineOf(line);
+    if (!raw) return false;
+    const { data, combined } = raw;
+    const end = Math.min(cols, raw.length);
+    const cell = this.visitCell;
+    for (let x = 0; x < cols; x++) {
+      const i = x * 3;
+      const s = at + i;
+      const inside = x < end;
+      const content = inside ? data[i]! : BLANK_CONTENT;
+      const fg = inside ? data[i + 1]! : 0;
+      const bg = inside ? data[i + 2]! : 0;
+      if (!all && content === seen[s] && fg === seen[s + 1] && bg === seen[s + 2] && (content & IS_COMBINED) === 0) continue;
+      seen[s] = content;
+      seen[s + 1] = fg;
+      seen[s + 2] = bg;
+      if (inside) this.decode(line, data, combined, x, cell);
+      else blank(cell);
+      visit(x, cell);
+    }
+    return true;
+  }
+
+  /** Cell x of a line from its words. */
+  private decode(line: IBufferLine, data: Uint32Array, combined: Record<number, string>, x: number, target: Cell): void {
+    const content = data[x * 3]!;
+    const width = content >>> WIDTH_SHIFT;
+    if (width === 0) {
+      target.ch = '';
+      target.width = 0;
+    } else {
+      target.ch = content & IS_COMBINED ? combined[x] || ' ' : charOf(content & CODEPOINT_MASK);
+      target.width = width === 2 ? 2 : 1;
+    }
+    const fg = data[x * 3 + 1]!;
+    const bg = data[x * 3 + 2]!;
+    if (fg === this.lastFg && bg === this.lastBg) target.attr = this.lastAttr;
+    else target.attr = this.attrOf(line.getCell(x, this.scratch)!);
+  }
+
   /** Call visit for each of the cols cells of line with one reused Cell. */
-  visit(line: IBufferLine | undefined, cols: number, visit: (x: number, cell: Readonly<Cell>) => void): void {
+  visit(line: IBufferLine | undefined, cols: number, visit: CellVisitor): void {
     const cell = this.visitCell;
     for (let x = 0; x < cols; x++) {
       this.load(line, x, cell);

@@ -16,7 +16,7 @@ import { watchRefreshRows } from './dirty-rows.js';
 import xtermHeadless from '@xterm/headless';
 import type { IBufferCell, IBufferLine, IDisposable, Terminal as XtermTerminal } from '@xterm/headless';
 import { ATTR_DEFAULT } from './attr.js';
-import { attrOfCell, CellReader, type Cell } from './cells.js';
+import { attrOfCell, CellReader, type Cell, type CellVisitor } from './cells.js';
 import { compactLine, compactWords, expandLine, HistoryStore, type CompactLine } from './history.js';
 import { REPORT_WINDOW_OPTIONS, TerminalAnswers, type CellPixels, type TerminalColors } from './answers.js';
 import { installSequenceLimits, WorkMeter } from './limits.js';
@@ -38,6 +38,8 @@ import {
 } from './xterm-internals.js';
 
 const TRAILING_SPACES = / +$/;
+// a content word no cell has (width 3): a row whose words are this was never visited
+const UNSEEN = 0xffffffff;
 const EMPTY_LINE: CompactLine = { text: '', layout: null, runs: null, wrapped: false };
 
 // @xterm/headless ships CommonJS only; under Node ESM its exports arrive on the default import.
@@ -128,6 +130,9 @@ export class PaneTerminal implements Disposable {
     return cell ? attrOfCell(cell) : ATTR_DEFAULT;
   };
   private readonly rowScratch: Cell[] = [];
+  // the cell words of each visible row as last visited by visitChangedCells (3 a cell, row-major)
+  private seen = new Uint32Array(0);
+  private seenCols = 0;
   // flow control: bytes handed to write() whose parse callback has not fired yet
   private pending = 0;
   private disposed = false;
@@ -335,7 +340,7 @@ export class PaneTerminal implements Disposable {
   }
 
   /** Visit the cells of visible row y without allocating; the cell is reused between calls. */
-  forEachCell(y: number, visit: (x: number, cell: Readonly<Cell>) => void): void {
+  forEachCell(y: number, visit: CellVisitor): void {
     const row = this.viewportRow(y);
     if (!row.compact) {
       this.reader.visit(row.line, this.term.cols, visit);
@@ -344,6 +349,29 @@ export class PaneTerminal implements Disposable {
     const cells = this.rowScratch;
     expandLine(row.compact, this.term.cols, cells);
     for (let x = 0; x < cells.length; x++) visit(x, cells[x]!);
+  }
+
+  /**
+   * Visit the cells of visible row y that changed since this row was last visited here, or all of
+   * them when `all` (then the caller repaints the row whole); the Cell is reused between calls. A
+   * row read from compact history, or whose words cannot be read, is visited whole. The drawing of a
+   * pane that scrolled costs a comparison of numbers per cell and a visit only where text or style
+   * differs from what that screen row showed.
+   */
+  visitChangedCells(y: number, all: boolean, visit: CellVisitor): void {
+    const cols = this.term.cols;
+    const size = this.term.rows * cols * 3;
+    if (this.seen.length !== size || this.seenCols !== cols) {
+      // a new size: nothing is known to be on screen
+      this.seen = new Uint32Array(size).fill(UNSEEN);
+      this.seenCols = cols;
+    }
+    if (y < 0 || y >= this.term.rows) return;
+    const at = y * cols * 3;
+    const row = this.viewportRow(y);
+    if (row.line && this.reader.visitChanged(row.line, cols, this.seen, at, all, visit)) return;
+    this.seen.fill(UNSEEN, at, at + cols * 3);
+    this.forEachCell(y, visit);
   }
 
   /** The plain text of the visible rows, right-trimmed (written spaces too, not only empty cells). */
