@@ -5,8 +5,11 @@
 // server on a private socket, whose pane output is seen by a control-mode client (%output), in the
 // same run, interleaved. Goal: median teamux overhead (stand-in minus tmux) < 100 ms. Run after
 // `npx tsc`. RUNS=N sets the number of rounds (default 15).
+// The stand-in is run by the lead pane's own process (a small relay in a real pty, as Claude Code
+// runs `tmux`), since the bridge lets only the lead's own process open panes (caller-gate.ts).
+// BEFORE_DIST=/path/to/an/older/dist adds a row for that build's bridge, on a second socket.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,25 +54,61 @@ const control = {
   focus() {},
   say() {},
 };
-await control.open({ name: 'lead', command: '/bin/sh', args: ['-c', 'sleep 3600'], cwd: root, env });
+// The lead pane's process: runs each JSON argv typed into it with execFile, prints DONE=<stdout>.
+const relay = path.join(root, 'relay.mjs');
+writeFileSync(relay, `import { execFile } from 'node:child_process';
+import { createInterface } from 'node:readline';
+process.stdin.setRawMode?.(true);
+process.stdout.write('RELAY-READY\\n');
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const [file, ...args] = JSON.parse(line);
+  execFile(file, args, (err, out, errText) => process.stdout.write('DONE=' + JSON.stringify(err ? 'ERR ' + errText : out) + '\\n'));
+});
+`);
+const leadEnv = { ...env, TMUX: `${store.paths.tmuxSocket},${process.pid},0`, TMUX_PANE: '%0' };
+const leadPane = await control.open({ name: 'lead', command: process.execPath, args: [relay], cwd: root, env: leadEnv });
+await until(() => leadPane.out.includes('RELAY-READY'));
+const leadLaunch = { name: 'lead', role: 'lead', isLead: true, speaksProtocol: true, command: process.execPath, args: [relay], cwd: root, env: leadEnv };
 const socket = store.paths.tmuxSocket;
-const bridge = new TmuxBridge({ socket, store, control, lead: { name: 'lead', role: 'lead', isLead: true, speaksProtocol: true, command: 'sh', args: [], cwd: root, env }, planRequired: false, session: 'bench' });
+const bridge = new TmuxBridge({ socket, store, control, lead: leadLaunch, planRequired: false, session: 'bench' });
 await bridge.listen();
+const beforeDist = process.env.BEFORE_DIST;
+const socketBefore = path.join(root, 'before.sock');
+const bridgeBefore = beforeDist ? new (await import(path.join(beforeDist, 'app', 'tmux-bridge.js'))).TmuxBridge({ socket: socketBefore, store, control, lead: leadLaunch, planRequired: false, session: 'bench' }) : null;
+await bridgeBefore?.listen();
 const perlShim = await writeTmuxShim(store.paths, tmuxShimScript(process.execPath, CLIENT, '/usr/bin/perl'));
-const shimEnv = { ...env, TMUX: `${socket},${process.pid},0`, TMUX_PANE: '%0' };
+
+async function until(check, ms = 30_000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting in the bench');
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+/** Have the lead pane's process run `argv`; its stdout. */
+async function inLead(argv) {
+  const from = leadPane.out.length;
+  leadPane.proc.write(`${JSON.stringify(argv)}\n`);
+  let m = null;
+  await until(() => (m = /DONE=(".*")\r?\n/.exec(leadPane.out.slice(from))) !== null);
+  const out = JSON.parse(m[1]);
+  if (out.startsWith('ERR ')) throw new Error(`${argv.join(' ')}: ${out}`);
+  return out;
+}
 
 function run(file, args, e) {
   return new Promise((resolve, reject) => execFile(file, args, { env: e }, (err, out, errText) => (err ? reject(new Error(`${file} ${args.join(' ')}: ${errText || err.message}`)) : resolve(out))));
 }
 
-/** One round through the stand-in: split-window, time to READY in the new pane, then kill-pane. */
-async function viaStandIn(file, args) {
+/** One round through the stand-in (run by the lead pane's process): split-window, time to READY in the new pane, then kill-pane. */
+async function viaStandIn(file, args, sock = socket) {
   const t0 = performance.now();
   const seen = new Promise((resolve) => (readyWaiter = resolve));
-  const id = (await run(file, [...args, '-S', socket, 'split-window', '-d', '-t', '%0', '-h', '-l', '70%', '-P', '-F', '#{pane_id}', '--', 'echo READY; sleep 30'], shimEnv)).trim();
+  const id = (await inLead([file, ...args, '-S', sock, 'split-window', '-d', '-t', '%0', '-h', '-l', '70%', '-P', '-F', '#{pane_id}', '--', 'echo READY; sleep 30'])).trim();
   const t1 = await seen;
   readyWaiter = null;
-  await run(file, [...args, '-S', socket, 'kill-pane', '-t', id], shimEnv);
+  await inLead([file, ...args, '-S', sock, 'kill-pane', '-t', id]);
   return t1 - t0;
 }
 
@@ -95,11 +134,12 @@ async function viaTmux() {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const rows = { 'tmux 3.3a (reference)': [], 'teamux stand-in (Perl)': [], 'teamux stand-in (node fallback)': [] };
+const rows = { 'tmux 3.3a (reference)': [], 'teamux stand-in (Perl)': [], ...(bridgeBefore ? { 'stand-in (Perl), BEFORE_DIST': [] } : {}), 'teamux stand-in (node fallback)': [] };
 try {
   for (let i = 0; i < RUNS; i++) {
     rows['tmux 3.3a (reference)'].push(await viaTmux());
     rows['teamux stand-in (Perl)'].push(await viaStandIn(perlShim, []));
+    if (bridgeBefore) rows['stand-in (Perl), BEFORE_DIST'].push(await viaStandIn(perlShim, [], socketBefore));
     rows['teamux stand-in (node fallback)'].push(await viaStandIn(process.execPath, [CLIENT]));
   }
   const ref = median(rows['tmux 3.3a (reference)']);
@@ -114,6 +154,7 @@ try {
   cc.kill();
   await run('tmux', ['-L', sock, 'kill-server'], { ...env, TMUX: '' }).catch(() => undefined);
   bridge.dispose();
+  bridgeBefore?.dispose();
   await host.dispose({ kill: true });
   rmSync(root, { recursive: true, force: true });
 }

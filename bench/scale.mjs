@@ -8,7 +8,8 @@
  *   sidebar  task write → sidebar rows rendered, on populated boards (TeamWatch + renderSidebar), vs
  *            the fs.watch event for the same file; CPU per change
  *   logs     reading what is new in events.jsonl and an inbox of 1k/100k lines vs reading the file
- *   panes    start-up and RSS with 2/4/8/16 panes, CPU while 4 panes print 100 lines/s, vs tmux
+ *   panes    start-up and RSS with 2/4/8/16 panes, RSS of 8 panes with full and empty scrollback,
+ *            CPU while 4 panes print 100 lines/s, vs tmux
  *            (bench/scale/panes.mjs)
  * `--quick` takes fewer samples and a sidebar row at 1k/5k only (a few minutes); every row is still
  * printed. Sections can be named: `node bench/scale.mjs --quick tasks panes`. TEAMUX_BENCH_SIZES
@@ -21,7 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cleanupAll, RUN_TAG, tempDir } from './lib/cleanup.mjs';
 import { machineLine, num, printTable, ratio } from './lib/report.mjs';
 import { clock, summarize } from './lib/timing.mjs';
-import { paneCountRows, printingRows } from './scale/panes.mjs';
+import { memoryRows, paneCountRows, printingRows } from './scale/panes.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(REPO, 'dist');
@@ -274,8 +275,11 @@ async function logsSection() {
 
 async function panesSection() {
   const ctx = { dir: tempDir('teamux-scale-panes-'), tag: RUN_TAG.replace(/[^a-z0-9]/gi, '') };
-  const counts = await paneCountRows(ctx, { counts: [2, 4, 8, 16], runs: 3 });
-  printTable(`Panes: spawn to every pane's marker on screen (teamux start vs a cold tmux new-session + attach), ms, median (min–max) of 3, and RSS right after (teamux process vs tmux server + client), MiB; goal: start-up ≤ 3x tmux`, ['panes', 'teamux start-up', 'tmux start-up', 'ratio', 'teamux RSS', 'tmux RSS', 'RSS ratio'], counts);
+  const runs = QUICK ? 3 : 5;
+  const counts = await paneCountRows(ctx, { counts: [2, 4, 8, 16], runs });
+  printTable(`Panes: spawn to every pane's marker on screen (teamux start vs a cold tmux new-session + attach), ms, median (min–max) of ${runs}; CPU used up to that frame (teamux process / tmux server + client), ms; RSS right after (same processes), MiB; goal: start-up ≤ 3x tmux`, ['panes', 'teamux start-up', 'tmux start-up', 'ratio', 'CPU to frame', 'CPU ratio', 'teamux RSS', 'tmux RSS', 'RSS ratio'], counts);
+  const memory = await memoryRows(ctx, { n: 8, runs });
+  printTable(`Memory: RSS settled after start-up (teamux process vs tmux server + client), MiB, median (min–max) of ${runs}, runs alternating; goal ≤ 6x tmux`, ['what', 'teamux', 'tmux', 'ratio'], memory);
   const printing = await printingRows(ctx, { windowMs: QUICK ? 8_000 : 20_000, rounds: QUICK ? 1 : 3 });
   printTable('CPU while 4 panes each print 100 lines/s, side by side over the same window, % of one core; goal ≤ 1.5x tmux (teamux skips intermediate frames: bytes to the terminal shown)', ['round', 'window (s)', 'teamux', 'tmux server + client', 'ratio', 'KiB/s to the terminal, teamux / tmux'], printing);
 }

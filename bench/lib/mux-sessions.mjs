@@ -57,7 +57,8 @@ export async function snapshotBuild(dir) {
     while (Date.now() - newestMtime(dist) < QUIET_BUILD_MS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
     before = newestMtime(dist);
     rmSync(root, { recursive: true, force: true });
-    for (const part of ['bin', 'dist']) cpSync(path.join(build.root, part), path.join(root, part), { recursive: true });
+    // Timestamps kept: bin/teamux picks dist/bundle/ over dist/cli/ by their modification times.
+    for (const part of ['bin', 'dist']) cpSync(path.join(build.root, part), path.join(root, part), { recursive: true, preserveTimestamps: true });
     if (newestMtime(dist) === before || attempt >= 3) break;
   }
   cpSync(path.join(build.root, 'package.json'), path.join(root, 'package.json'));

@@ -3,8 +3,12 @@
  * panes grows (2/4/8/16), and CPU while 4 panes print.
  *   start-up  spawn of `teamux start` (fresh layout folder) to the first output after which every
  *             pane's marker is on the outer screen, against one cold `tmux new-session` that starts
- *             the server, builds the same panes and attaches; runs alternate teamux, tmux
+ *             the server, builds the same panes and attaches; runs alternate teamux, tmux. Beside
+ *             the wall time, the CPU time spent up to that frame (teamux process; tmux server +
+ *             client), which a loaded machine stretches far less than the wall time
  *   RSS       right after that start-up: the teamux process against the tmux server + its client
+ *   memory    8 panes that each printed 6,000 lines (5,000 kept by both) and 8 empty ones, settled,
+ *             alternating teamux and tmux: RSS and the scrollback's cost per pane
  *   printing  4 panes each printing 100 lines/s (a paced perl loop), teamux and tmux side by side
  *             over the same window; CPU of the teamux process against the tmux server + client
  * The panes' own processes are not counted on either side. Outer terminal 200x64 for all.
@@ -18,10 +22,14 @@ import { clock, summarize } from '../lib/timing.mjs';
 const OUTER = { cols: 200, rows: 64 };
 const LINES_PER_SECOND = 100;
 
-/** A pane that prints its marker and sleeps. */
-function markPane(name, mark) {
-  return { name, argv: ['sh', '-c', `printf '%s\\n' "$1"; exec sleep 600`, 'mark', mark] };
+/** A pane that prints `lines` numbered lines (none by default), then its marker, and sleeps. */
+function markPane(name, mark, lines = 0) {
+  const fill = lines > 0 ? `seq 1 ${lines}; ` : '';
+  return { name, argv: ['sh', '-c', `${fill}printf '%s\\n' "$1"; exec sleep 600`, 'mark', mark] };
 }
+
+/** Lines each pane prints for the memory rows: more than the 5,000 both keep. */
+const FILL_LINES = 6_000;
 
 /** A pane that prints its marker, then LINES_PER_SECOND lines a second, paced on the clock. */
 function printingPane(name, mark) {
@@ -31,41 +39,74 @@ function printingPane(name, mark) {
 
 const names = (n) => Array.from({ length: n }, (_, i) => (i === 0 ? 'lead' : `p${i}`));
 
-async function startOnce(start, ctx, n, run) {
-  const marks = names(n).map((x) => `MK-${ctx.tag}-${n}-${x}-${run}`);
-  const panes = names(n).map((x, i) => markPane(x, marks[i]));
+async function startOnce(start, ctx, n, run, { lines = 0, settle = false } = {}) {
+  const marks = names(n).map((x) => `MK-${ctx.tag}-${n}-${x}-${run}-${lines}`);
+  const panes = names(n).map((x, i) => markPane(x, marks[i], lines));
   const s = start(ctx.dir, { name: `panes${n}`, panes, ...OUTER });
+  const teamux = s.kind === 'teamux';
   try {
-    const at = await s.outer.waitForText(marks, 60_000, `${s.kind} start-up with ${n} panes`);
-    const rss = s.kind === 'teamux' ? rssBytes(s.pid) : rssBytes(s.serverPid()) + rssBytes(s.clientPid);
-    return { ms: at - s.started, rss };
+    const at = await s.outer.waitForText(marks, 120_000, `${s.kind} start-up with ${n} panes`);
+    const cpu = teamux ? cpuMs(s.pid) : cpuMs(s.serverPid()) + cpuMs(s.clientPid);
+    if (settle) {
+      // Output done and the heap settled, as for bench/mux memory.
+      await s.outer.waitQuiet(300, 5_000);
+      await sleep(1_500);
+    }
+    const rss = teamux ? rssBytes(s.pid) : rssBytes(s.serverPid()) + rssBytes(s.clientPid);
+    return { ms: at - s.started, cpu, rss };
   } finally {
     await s.stop();
   }
 }
+
+const median = (xs) => summarize(xs).p50;
+const range = (xs, digits = 0) => `${num(median(xs), digits)} (${num(Math.min(...xs), digits)}–${num(Math.max(...xs), digits)})`;
+const mib = (xs) => xs.map((x) => x / 2 ** 20);
 
 /** Start-up and RSS for each pane count; returns the table rows. */
 export async function paneCountRows(ctx, { counts, runs }) {
   const rows = [];
   for (const n of counts) {
     process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] panes: ${n}\n`);
-    const r = { teamux: [], tmux: [], teamuxRss: [], tmuxRss: [] };
+    const r = { teamux: [], tmux: [], teamuxCpu: [], tmuxCpu: [], teamuxRss: [], tmuxRss: [] };
     for (let i = 0; i < runs; i++) {
-      const a = await startOnce(startTeamux, ctx, n, i);
-      r.teamux.push(a.ms);
-      r.teamuxRss.push(a.rss);
-      await sleep(200);
-      const b = await startOnce(startTmuxCold, ctx, n, i);
-      r.tmux.push(b.ms);
-      r.tmuxRss.push(b.rss);
-      await sleep(200);
+      for (const [kind, start] of [['teamux', startTeamux], ['tmux', startTmuxCold]]) {
+        const a = await startOnce(start, ctx, n, i);
+        r[kind].push(a.ms);
+        r[`${kind}Cpu`].push(a.cpu);
+        r[`${kind}Rss`].push(a.rss);
+        await sleep(200);
+      }
     }
-    const m = (xs) => summarize(xs).p50;
-    const range = (xs) => `${num(m(xs), 0)} (${num(Math.min(...xs), 0)}–${num(Math.max(...xs), 0)})`;
-    const mib = (xs) => m(xs) / 2 ** 20;
-    rows.push([String(n), range(r.teamux), range(r.tmux), ratio(m(r.teamux), m(r.tmux)), num(mib(r.teamuxRss), 1), num(mib(r.tmuxRss), 1), ratio(mib(r.teamuxRss), mib(r.tmuxRss))]);
+    rows.push([
+      String(n), range(r.teamux), range(r.tmux), ratio(median(r.teamux), median(r.tmux)),
+      `${num(median(r.teamuxCpu), 0)} / ${num(median(r.tmuxCpu), 0)}`, ratio(median(r.teamuxCpu), median(r.tmuxCpu)),
+      num(median(mib(r.teamuxRss)), 1), num(median(mib(r.tmuxRss)), 1), ratio(median(r.teamuxRss), median(r.tmuxRss)),
+    ]);
   }
   return rows;
+}
+
+/**
+ * RSS with `n` panes full (FILL_LINES printed each, 5,000 kept) and empty, settled; runs alternate
+ * teamux and tmux. Returns the table rows: full, empty, and the scrollback's cost per pane.
+ */
+export async function memoryRows(ctx, { n, runs }) {
+  const r = { teamuxFull: [], tmuxFull: [], teamuxEmpty: [], tmuxEmpty: [] };
+  for (let i = 0; i < runs; i++) {
+    process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] memory: ${n} panes, run ${i + 1}\n`);
+    for (const [kind, start] of [['teamux', startTeamux], ['tmux', startTmuxCold]]) {
+      r[`${kind}Full`].push((await startOnce(start, ctx, n, i, { lines: FILL_LINES, settle: true })).rss);
+      r[`${kind}Empty`].push((await startOnce(start, ctx, n, i, { settle: true })).rss);
+    }
+  }
+  const perPane = (full, empty) => full.map((f, i) => (f - empty[i]) / n);
+  const row = (what, a, b) => [what, `${range(mib(a), 1)}`, `${range(mib(b), 1)}`, ratio(median(a), median(b))];
+  return [
+    row(`${n} panes x ${num(FILL_LINES, 0)} lines printed (5,000 kept)`, r.teamuxFull, r.tmuxFull),
+    row(`${n} panes, empty`, r.teamuxEmpty, r.tmuxEmpty),
+    row('scrollback per pane ((full - empty) / panes)', perPane(r.teamuxFull, r.teamuxEmpty), perPane(r.tmuxFull, r.tmuxEmpty)),
+  ];
 }
 
 /** CPU while 4 panes print, teamux and tmux side by side over the same window; returns the table rows. */

@@ -4,13 +4,15 @@
  * acts on: the lead's pane (`%0`) and the panes opened for it, driven through a PaneControl. It owns
  * the socket, the tmux pane ids it handed out, the titles set with `select-pane -T`, the teammates
  * it registered in team.json, and their `--lead-verify-key`s (kept in memory only: a key read back
- * from the team folder could have been swapped by a teammate). Commands run one at a time, in arrival order.
+ * from the team folder could have been swapped by a teammate). Commands run one at a time, in arrival order,
+ * each change only once the calling process may make it (src/claude/tmux-shim/caller-gate.ts).
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { rmSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
 import { parseLeadVerifyKey } from '../claude/lead-sig.js';
 import { shellCommandOf } from '../claude/tmux-shim/argv.js';
+import { CallerGate } from '../claude/tmux-shim/caller-gate.js';
 import { TmuxShim, type PaneRun, type ShimAnswer, type ShimPane, type TmuxSurface } from '../claude/tmux-shim/exec.js';
 import { demoRouted, ownMcpConfig, teammateOf } from '../claude/tmux-shim/teammate.js';
 import { shellQuote } from '../host/tmux/quote.js';
@@ -63,9 +65,17 @@ export class TmuxBridge<H> implements TmuxSurface {
   private readonly sockets = new Set<Socket>();
   /** Each teammate's --lead-verify-key, as the lead's respawn-pane gave it (see src/claude/lead-sig.ts). */
   private readonly verifyKeys = new Map<string, KeyObject>();
+  /** Who may change panes: the calling process, never its claimed $TMUX_PANE (caller-gate.ts). */
+  private readonly gate: CallerGate;
 
   constructor(private readonly opts: BridgeOptions<H>) {
     this.session = opts.session;
+    this.gate = new CallerGate({
+      panes: () => this.panes().flatMap((p) => (p.dead || p.pid === null ? [] : [{ id: p.id, pid: p.pid }])),
+      leadPane: LEAD_PANE_ID,
+      log: opts.store.log,
+      say: (text) => opts.control.say(text),
+    });
   }
 
   /** Listen on the socket (a stale socket file from a crashed run is replaced). */
@@ -115,7 +125,9 @@ export class TmuxBridge<H> implements TmuxSurface {
       if (nl < 0) return;
       s.off('data', onData);
       const req = parseRequest(buffer.slice(0, nl));
-      const answer = req ? this.handle(req.argv, req.pane) : Promise.resolve({ out: '', err: 'teamux: bad request from the tmux stand-in\n', code: 1, notes: [] });
+      const answer = req
+        ? this.gate.admit(s, req.argv, req.pane, req.pid).then((a) => ('refused' in a ? a.refused : this.handle(req.argv, a.pane)))
+        : Promise.resolve({ out: '', err: 'teamux: bad request from the tmux stand-in\n', code: 1, notes: [] });
       void answer.then((a) => {
         if (s.destroyed) return;
         if (req?.bytes) {
@@ -136,6 +148,7 @@ export class TmuxBridge<H> implements TmuxSurface {
   /** Stop listening and remove the socket file; the panes stay the multiplexer's. */
   dispose(): void {
     for (const s of this.sockets) s.destroy();
+    this.gate.dispose();
     this.server?.close();
     this.server = null;
     this.opts.control.dispose?.();
@@ -280,11 +293,13 @@ export class TmuxBridge<H> implements TmuxSurface {
   }
 }
 
-function parseRequest(line: string): { argv: string[]; pane: string | null; bytes: boolean } | null {
+function parseRequest(line: string): { argv: string[]; pane: string | null; pid: number | null; bytes: boolean } | null {
   try {
-    const v = JSON.parse(line) as { argv?: unknown; pane?: unknown; frame?: unknown };
+    const v = JSON.parse(line) as { argv?: unknown; pane?: unknown; pid?: unknown; frame?: unknown };
     if (!Array.isArray(v.argv) || !v.argv.every((a) => typeof a === 'string')) return null;
-    return { argv: v.argv as string[], pane: typeof v.pane === 'string' ? v.pane : null, bytes: v.frame === 'bytes' };
+    // The pid is a claim too: the caller check believes it only if that process holds the socket.
+    const pid = typeof v.pid === 'number' && Number.isInteger(v.pid) && v.pid > 0 ? v.pid : null;
+    return { argv: v.argv as string[], pane: typeof v.pane === 'string' ? v.pane : null, pid, bytes: v.frame === 'bytes' };
   } catch {
     return null;
   }

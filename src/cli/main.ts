@@ -51,6 +51,8 @@ export async function runCli(argv: string[], raw: CliContext): Promise<number> {
     ctx.err(`teamux: unknown verb "${name}"\n  hint: one of ${verbs.map((v) => v.name).join(', ')} (teamux --help)`);
     return EXIT_BAD_INPUT;
   }
+  // A screen keeps V8's young generation small (cli/screen-heap.ts): before its modules load.
+  if (name === 'start' || name === 'attach') (await import('./screen-heap.js')).keepYoungGenerationSmall(name, ctx.env);
   const verb = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     ctx.out(verbHelp(verb, entry.summary));

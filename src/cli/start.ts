@@ -10,7 +10,6 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NormalizedLayout, NormalizedMember } from '../config/index.js';
 import { splitCommand } from '../config/command-words.js';
-import { runDemoServer } from '../demo/main.js';
 import type { SpawnRequest } from '../protocol/spawn.js';
 import { PtyHost } from '../host/pty.js';
 import type { PaneHost, PaneProcess } from '../host/types.js';
@@ -29,7 +28,6 @@ import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
 import { claudeLaunchOf, isNativeLead, kickoffClaudeLead, prepareClaudeMembers, tmuxShimPlace } from './claude-member.js';
 import { archiveDemoRun } from './archive.js';
 import { claimMuxLock, liveMux, sayWhyDetached } from './mux-lock.js';
-import { startTmuxDemoModel, tmuxHostFor } from './tmux-backend.js';
 import type { Verb } from './verb.js';
 import { learnOuterTerminal } from '../ui/outer-query.js';
 
@@ -293,6 +291,10 @@ export const startVerb: Verb = {
     // A finished demo run's folder is archived; on a NATS store the team's state is the server's to keep.
     const archived = needsModel && !remote ? await archiveDemoRun(teamDir) : null;
     const { store, release } = await openScreen(teamDir, backend, remote, () => initForStart(teamDir, teamSpecOf(layout, file), remote));
+    // Ask the outer terminal its colours now and take the answer just before the screen opens: the
+    // round trip (tens of ms over ssh) overlaps the run's set-up below. The query never rejects and
+    // puts the terminal back as it found it when the answer (or its timeout) comes.
+    const outer = learnOuterTerminal({ input: process.stdin, output: process.stdout }, layout.theme);
     if (archived) store.log.info(`the previous demo run was archived to ${archived}`);
     if (remote) store.log.info(`team ${layout.name} on the NATS store ${store.backend.where}; this machine's folder is ${teamDir}`);
     let closeDemo: (() => Promise<void>) | null = null;
@@ -303,7 +305,9 @@ export const startVerb: Verb = {
     const trust = await trustFor(store, layout, run);
     try {
       for (const w of warnings) store.log.warn(w);
-      const host = backend === 'pty' ? new PtyHost() : await tmuxHostFor(layout, teamDir, ctx.env);
+      // The tmux backend and the demo model are loaded only when the layout uses them: a layout of
+      // plain commands starts without their module graphs (a smaller, faster start-up).
+      const host = backend === 'pty' ? new PtyHost() : await (await import('./tmux-backend.js')).tmuxHostFor(layout, teamDir, ctx.env);
       const extraEnv: Record<string, string> = { ...trust.env };
       // Members started here open the same team on the same server (credentials stay in TEAMUX_NATS_*).
       if (remote) Object.assign(extraEnv, { TEAMUX_STORE: remote.url, TEAMUX_TEAM: remote.team });
@@ -311,8 +315,10 @@ export const startVerb: Verb = {
         const dir = demoScriptDir(layout, file);
         if (!existsSync(dir)) throw new UsageError(`agents need a model: ANTHROPIC_API_KEY is not set and there are no demo scripts in ${dir}`, 'export ANTHROPIC_API_KEY=…, or give the agents demo_script files');
         if (backend === 'tmux') {
+          const { startTmuxDemoModel } = await import('./tmux-backend.js');
           extraEnv.TEAMUX_DEMO_URL = await startTmuxDemoModel(layout.name, layout.root, teamDir, dir, path.join(BIN_DIR, 'teamux'), ctx.env);
         } else {
+          const { runDemoServer } = await import('../demo/main.js');
           const server = await runDemoServer(dir);
           if (!server.ok) throw new UsageError(`the demo scripts in ${dir} are not valid:\n${server.errors.join('\n')}`);
           extraEnv.TEAMUX_DEMO_URL = server.server.url;
@@ -324,12 +330,13 @@ export const startVerb: Verb = {
       await prepareClaudeMembers(store, layout, path.join(BIN_DIR, 'teamux'), extraEnv.TEAMUX_DEMO_URL !== undefined);
       await kickoffClaudeLead(store, layout);
       await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
-      await learnOuterTerminal({ input: process.stdin, output: process.stdout }, layout.theme);
+      await outer;
       const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv });
       const code = await mux.run();
       await sayWhyDetached(ctx, store);
       return code;
     } finally {
+      await outer;
       trust.authority.dispose();
       await closeDemo?.();
       await release();

@@ -15,7 +15,7 @@ export class MemoryPanes implements PaneControl<MemoryPane> {
   all() { return [...this.panes]; }
   facts(h: MemoryPane): PaneFacts | null {
     const i = this.panes.indexOf(h);
-    return i < 0 ? null : { name: h.name, rect: { left: i * 40, top: 1, width: 39, height: 20 }, alive: true, pid: 1000 + i, focused: i === this.current };
+    return i < 0 ? null : { name: h.name, rect: { left: i * 40, top: 1, width: 39, height: 20 }, alive: true, pid: h.launch.isLead ? process.pid : 1000 + i, focused: i === this.current };
   }
   area() { return { width: 80, height: 22 }; }
   async open(launch: MemberLaunch) {

@@ -1,7 +1,8 @@
 // The CLI's floor: `teamux --version` loads only the entry and the verb table, small team verbs
 // (inbox read, task claim) never load the UI, node-pty, the SDK, the MCP server or the demo, and a
 // plain `inbox read` loads no package at all (no zod, no lock library, not the whole store). Real
-// child processes, with a module hook that reports every module they load.
+// child processes, with a module hook that reports every module they load. These are about dist/cli/'s
+// module graph (TEAMUX_BUNDLE=0); test/cli/bundle.test.ts checks the same of the bundle.
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,7 +19,7 @@ const HOOK = path.join(REPO, 'test', 'fixtures', 'cli', 'trace-imports.mjs');
 /** Run bin/teamux with the hook; the module URLs it loaded. */
 function loaded(argv: string[]): Promise<{ code: number; out: string; modules: string[] }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', HOOK, BIN, ...argv], { cwd: REPO, env: { ...process.env, TEAMUX_TEAM_DIR: '' } }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', HOOK, BIN, ...argv], { cwd: REPO, env: { ...process.env, TEAMUX_TEAM_DIR: '', TEAMUX_BUNDLE: '0' } }, (error, stdout, stderr) => {
       const modules = stderr.split('\n').filter((l) => l.startsWith('LOADED ')).map((l) => l.slice(7).replace(`file://${REPO.replace(/\/$/, '')}`, ''));
       resolve({ code: error ? Number(error.code ?? 1) : 0, out: stdout, modules });
     });

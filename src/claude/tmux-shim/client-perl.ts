@@ -2,7 +2,7 @@
  * The fast form of the `tmux` stand-in: a Perl script that loads no module on Linux (elsewhere the
  * core Socket module, part of perl-base), which starts in a few milliseconds where node needs tens
  * (Claude Code runs the stand-in ~15 times per teammate it opens). It speaks the same one-line
- * protocol as client.ts. On any failure it hands over to the node client (the same argv), which
+ * protocol as client.ts, with its pid (checked by the bridge, see caller.ts). On any failure it hands over to the node client (the same argv), which
  * words the message and writes it to teamux.log through the store. Pure text.
  */
 
@@ -32,7 +32,7 @@ sub js {
   return '"' . $v . '"';
 }
 my $pane = defined $ENV{TMUX_PANE} ? js($ENV{TMUX_PANE}) : 'null';
-my $req = '{"frame":"bytes","argv":[' . join(',', map { js($_) } @ARGV) . '],"pane":' . $pane . "}\\n";
+my $req = '{"frame":"bytes","argv":[' . join(',', map { js($_) } @ARGV) . '],"pane":' . $pane . ',"pid":' . $$ . "}\\n";
 my ($family, $type, $addr);
 if ($^O eq 'linux') { ($family, $type, $addr) = (1, 1, pack('S Z108', 1, $path)); }
 else { require Socket; ($family, $type, $addr) = (Socket::PF_UNIX(), Socket::SOCK_STREAM(), Socket::pack_sockaddr_un($path)); }
