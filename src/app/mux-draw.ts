@@ -2,8 +2,10 @@
  * Drawing one frame of the multiplexer on a Surface from its state and its panes' emulators: pane
  * titles, pane contents (only panes marked dirty, unless the frame is full), separators, the
  * sidebar, the status line and the overlays (reader, help), then where the cursor goes. As in tmux,
- * this is the only place that draws; data callbacks only mark panes dirty. Owns no data: the frame
- * flags come from the runner and the panes' dirty marks are cleared here once drawn.
+ * this is the only place that draws; data callbacks only mark panes dirty. The frame flags come from
+ * the runner and the panes' dirty marks are cleared here once drawn; the only data kept is, per
+ * surface, what each title and the status line were last painted from, so that a pane printing
+ * does not lay out an unchanged title every frame.
  */
 import { memberActivity, type Activity } from '../protocol/activity.js';
 import { claudeUsageLabel } from '../ui/claude-usage.js';
@@ -69,12 +71,37 @@ function titleInfo(s: MuxState, p: PaneState, pane: Pane | undefined, i: number)
   };
 }
 
+/** What the titles and the status line were last painted from, per surface (STATUS: the status line). */
+interface ChromeMemo {
+  titles: Map<string, readonly unknown[]>;
+}
+const STATUS = '\0status';
+const memos = new WeakMap<Surface, ChromeMemo>();
+
+function memoOf(surface: Surface): ChromeMemo {
+  let memo = memos.get(surface);
+  if (!memo) {
+    memo = { titles: new Map() };
+    memos.set(surface, memo);
+  }
+  return memo;
+}
+
+/** Whether a row painted from `key` must be painted (always when `force`); remembers the key. */
+function fresh(painted: Map<string, readonly unknown[]>, id: string, key: readonly unknown[], force: boolean): boolean {
+  const last = painted.get(id);
+  if (!force && last && last.length === key.length && last.every((v, i) => v === key[i])) return false;
+  painted.set(id, key);
+  return true;
+}
+
 /** Draw one frame and flush it with the cursor placed; returns true when overlays need the next frame full. */
 export function drawFrame(surface: Surface, f: FrameInput): boolean {
   const s = f.state;
   const g = f.geometry;
   const { cols, rows } = s;
   const chrome = f.full || f.chrome;
+  const memo = memoOf(surface);
   if (f.full) paintRows(surface, { left: 0, top: 0, width: cols, height: rows }, [], style());
   let cursor: SurfaceCursor = null;
   if (g.tooSmall) {
@@ -86,13 +113,17 @@ export function drawFrame(surface: Surface, f: FrameInput): boolean {
       const r = g.panes[i];
       const pane = f.panes[i];
       if (!r || r.width === 0) return;
-      if (chrome || pane?.dirty) paintRow(surface, r.left, r.top, r.width, titleRow(titleInfo(s, p, pane, i), r.width), style());
+      if (chrome || pane?.dirty) {
+        // A title is laid out again only when something it shows may have changed.
+        const key = [s, pane, pane?.life, pane?.exit, pane?.term.isScrolledBack, r.left, r.top, r.width, i];
+        if (fresh(memo.titles, p.id, key, chrome)) paintRow(surface, r.left, r.top, r.width, titleRow(titleInfo(s, p, pane, i), r.width), style());
+      }
       if (!pane) return;
       const c = pane.term.cursor;
       let at = { x: r.left + c.x, y: r.top + 1 + c.y, visible: c.visible };
       if (f.full || pane.dirty) {
         const rows = pane.rows.take();
-        at = paintPane(surface, pane.term, { left: r.left, top: r.top + 1, width: r.width, height: r.height - 1 }, f.full ? null : rows);
+        at = paintPane(surface, pane.term, { left: r.left, top: r.top + 1, width: r.width, height: r.height - 1 }, f.full ? null : rows, f.full);
         pane.dirty = false;
       }
       if (i === s.focused && at.visible && !p.scrollMode) cursor = { x: at.x, y: at.y };
@@ -100,7 +131,9 @@ export function drawFrame(surface: Surface, f: FrameInput): boolean {
     if (f.full) paintSeparators(surface, g, cols);
     if (g.sidebar && chrome) paintSidebar(surface, s, f.panes, g.sidebar);
   }
-  paintRow(surface, g.status.left, g.status.top, g.status.width, statusRow(statusInfo(s, f.backend), g.status.width), style(C.black, C.green));
+  if (fresh(memo.titles, STATUS, [s, f.backend, g.status.left, g.status.top, g.status.width], chrome)) {
+    paintRow(surface, g.status.left, g.status.top, g.status.width, statusRow(statusInfo(s, f.backend), g.status.width), style(C.black, C.green));
+  }
   let overlay = false;
   if (s.reader) overlay = paintReader(surface, s) || overlay;
   if (s.help) overlay = paintHelp(surface, s) || overlay;

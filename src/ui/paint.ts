@@ -1,14 +1,19 @@
 /**
  * Painting chrome rows into the surface's cell grid (`grid.lines`), the same way pane-view paints
- * emulator cells: only changed cells are touched and their rows marked dirty, text is laid out by
- * the emulators' own width function (vt/width.ts: a wide character takes two cells, the second an
- * empty placeholder; joined marks stay in their cell), printable ASCII takes a fast path, and
- * nothing here renders; the owner schedules frames.
+ * emulator cells: only changed cells are touched and their rows marked dirty with the columns
+ * changed (surface.ts's markChanged), text is laid out by the emulators' own width function
+ * (vt/width.ts: a wide character takes two cells, the second an empty placeholder; joined marks
+ * stay in their cell), printable ASCII takes a fast path, and nothing here renders; the owner
+ * schedules frames. The only state: the changed columns of the row being painted.
  */
-import type { CellGrid, GridLine } from './surface.js';
+import { markChanged, type CellGrid, type GridLine } from './surface.js';
 import { cellsOf, isPlainAscii } from '../vt/width.js';
 import type { Row } from './text.js';
 import type { Rect } from './geometry.js';
+
+// the columns of the row being painted that changed (a row is painted by one call at a time)
+let firstChanged = -1;
+let lastChanged = -1;
 
 function put(line: GridLine, x: number, attr: number, ch: string): void {
   const cell = line[x];
@@ -16,7 +21,8 @@ function put(line: GridLine, x: number, attr: number, ch: string): void {
   if (cell[0] !== attr || cell[1] !== ch) {
     cell[0] = attr;
     cell[1] = ch;
-    line.dirty = true;
+    if (firstChanged === -1) firstChanged = x;
+    lastChanged = x;
   }
 }
 
@@ -26,6 +32,8 @@ export function paintRow(grid: CellGrid, left: number, top: number, width: numbe
   if (!line) return;
   const end = Math.min(left + width, line.length);
   let x = left;
+  firstChanged = -1;
+  lastChanged = -1;
   for (const seg of row) {
     if (isPlainAscii(seg.text)) {
       const n = Math.max(0, Math.min(seg.text.length, end - x));
@@ -41,6 +49,7 @@ export function paintRow(grid: CellGrid, left: number, top: number, width: numbe
     }
   }
   for (; x < end; x++) put(line, x, fill, ' ');
+  if (firstChanged !== -1) markChanged(line, firstChanged, lastChanged);
 }
 
 /** Paint rows into a rectangle; rows past the end are blank. */

@@ -1,7 +1,8 @@
 /**
  * The drawing surface everything outside ui/screen.ts paints on: a grid of cells (`lines[y][x] =
- * [attr, ch]`, a row marked dirty when a cell changes), its size, and the few things a frame ends
- * with (flush with the cursor placed, title, bell). Input arrives as tokens and resizes as events.
+ * [attr, ch]`, a row marked dirty, with the columns changed, when a cell changes), its size, and
+ * the few things a frame ends with (flush with the cursor placed, title, bell). Input arrives as
+ * tokens and resizes as events.
  * Nothing here knows which library draws the grid; ui/screen.ts is the one implementation on a real
  * terminal. Owns no data itself: the grid belongs to the implementation.
  */
@@ -9,8 +10,30 @@ import type { InputToken } from '../keys/input.js';
 
 /** One cell: packed attr (vt/attr.ts) and its text ('' for the right half of a wide character). */
 export type GridCell = [number, string];
-/** One row of cells and whether it changed since the last flush. */
-export type GridLine = GridCell[] & { dirty?: boolean };
+/**
+ * One row of cells and whether it changed since the last flush. Painters mark the columns they
+ * changed with markChanged (`dirtySpans`: from, to, from, to...), so the flush scans only those;
+ * a row marked dirty with no spans is scanned whole.
+ */
+export type GridLine = GridCell[] & { dirty?: boolean; dirtySpans?: number[] };
+
+/** Record that cells from..to (inclusive) of a line changed since the last flush. */
+export function markChanged(line: GridLine, from: number, to: number): void {
+  if (!line.dirty) {
+    line.dirty = true;
+    const spans = line.dirtySpans ?? (line.dirtySpans = []);
+    spans.length = 0;
+    spans.push(from, to);
+    return;
+  }
+  // already dirty as a whole row: stays whole
+  const spans = line.dirtySpans;
+  if (!spans || spans.length === 0) return;
+  const n = spans.length;
+  // the common case: the same painter going on where it stopped
+  if (from <= spans[n - 1]! + 1 && from >= spans[n - 2]!) spans[n - 1] = Math.max(spans[n - 1]!, to);
+  else spans.push(from, to);
+}
 
 /** What painting writes into. */
 export interface CellGrid {

@@ -2,8 +2,10 @@
  * Reading xterm buffer lines into blessed-shaped cells: `{ ch, width, attr }` with attr in the
  * packed layout of attr.ts. A wide char is one width-2 cell followed by a width-0 placeholder
  * whose ch is '' so columns stay aligned. This runs for every cell of every dirty pane each frame,
- * so CellReader reuses one xterm IBufferCell and keeps a one-entry attr cache: runs of cells with
- * the same style (the common case) cost one comparison instead of a dozen accessor calls.
+ * so CellReader reads xterm's own cell words where it can (three numbers a cell, the text of a
+ * one-unit character taken from a table), reuses one xterm IBufferCell otherwise, and keeps a
+ * one-entry attr cache: runs of cells with the same style (the common case) cost one comparison
+ * instead of a dozen accessor calls. The data owned: that cache and a table of one-unit strings.
  */
 
 import type { IBufferCell, IBufferLine } from '@xterm/headless';
@@ -20,6 +22,7 @@ import {
   packAttr,
 } from './attr.js';
 import { nearestPaletteIndexOf } from './palette.js';
+import { rawLineOf } from './xterm-internals.js';
 
 /** One screen cell: the text drawn there, its column width, its packed attr. */
 export interface Cell {
@@ -61,6 +64,32 @@ interface RawAttributes {
 /** Set in xterm's bg word when the cell carries extended attrs (underline style/colour, links). */
 const BG_HAS_EXTENDED = 0x10000000;
 
+// xterm's content word (common/buffer/Constants.ts): code point, "text is in _combined", width
+const CODEPOINT_MASK = 0x1fffff;
+const IS_COMBINED = 0x200000;
+const WIDTH_SHIFT = 22;
+
+// The string of each one-unit code point below U+3000 (Latin, box drawing, symbols), made once:
+// a cell's text is then a table read, not a new string.
+const UNIT_TABLE_SIZE = 0x3000;
+const unitStrings: string[] = Array.from({ length: UNIT_TABLE_SIZE }, (_, cp) => (cp === 0 ? ' ' : String.fromCharCode(cp)));
+
+function charOf(cp: number): string {
+  return cp < UNIT_TABLE_SIZE ? unitStrings[cp]! : String.fromCodePoint(cp);
+}
+
+// the content word of a blank cell (no code point, width 1), for cells past the end of a line
+const BLANK_CONTENT = 1 << WIDTH_SHIFT;
+
+function blank(cell: Cell): void {
+  cell.ch = ' ';
+  cell.width = 1;
+  cell.attr = ATTR_DEFAULT;
+}
+
+/** Called with each visited cell's column and the (reused) cell. */
+export type CellVisitor = (x: number, cell: Readonly<Cell>) => void;
+
 /** Reads buffer lines into Cells through one reused IBufferCell. */
 export class CellReader {
   // reused for every cell read; never escapes
@@ -77,20 +106,71 @@ export class CellReader {
 
   /** Fill out[0..cols) from line (blank cells past its end); returns cols. */
   read(line: IBufferLine | undefined, cols: number, out: Cell[]): number {
-    for (let x = 0; x < cols; x++) {
-      let target = out[x];
-      if (!target) {
-        target = { ch: ' ', width: 1, attr: ATTR_DEFAULT };
-        out[x] = target;
-      }
-      this.load(line, x, target);
-    }
+    for (let x = out.length; x < cols; x++) out.push({ ch: ' ', width: 1, attr: ATTR_DEFAULT });
     out.length = cols;
+    const raw = line ? rawLineOf(line) : null;
+    if (!line || !raw) {
+      for (let x = 0; x < cols; x++) this.load(line, x, out[x]!);
+      return cols;
+    }
+    // xterm's cell words: content, fg, bg
+    const { data, combined } = raw;
+    const end = Math.min(cols, raw.length);
+    for (let x = 0; x < end; x++) this.decode(line, data, combined, x, out[x]!);
+    for (let x = end; x < cols; x++) blank(out[x]!);
     return cols;
   }
 
+  /**
+   * Visit the cells of line [0, cols) whose words differ from those kept in `seen` (3 a cell, from
+   * index `at`), or every cell when `all`, keeping the new words there: a row that scrolled up by
+   * one costs a comparison of numbers per cell and a visit only where the text or style differs.
+   * Cells with combined text (kept outside the words) are always visited. The Cell is reused.
+   * Returns false, visiting nothing, when xterm's words cannot be read.
+   */
+  visitChanged(line: IBufferLine, cols: number, seen: Uint32Array, at: number, all: boolean, visit: CellVisitor): boolean {
+    const raw = rawLineOf(line);
+    if (!raw) return false;
+    const { data, combined } = raw;
+    const end = Math.min(cols, raw.length);
+    const cell = this.visitCell;
+    for (let x = 0; x < cols; x++) {
+      const i = x * 3;
+      const s = at + i;
+      const inside = x < end;
+      const content = inside ? data[i]! : BLANK_CONTENT;
+      const fg = inside ? data[i + 1]! : 0;
+      const bg = inside ? data[i + 2]! : 0;
+      if (!all && content === seen[s] && fg === seen[s + 1] && bg === seen[s + 2] && (content & IS_COMBINED) === 0) continue;
+      seen[s] = content;
+      seen[s + 1] = fg;
+      seen[s + 2] = bg;
+      if (inside) this.decode(line, data, combined, x, cell);
+      else blank(cell);
+      visit(x, cell);
+    }
+    return true;
+  }
+
+  /** Cell x of a line from its words. */
+  private decode(line: IBufferLine, data: Uint32Array, combined: Record<number, string>, x: number, target: Cell): void {
+    const content = data[x * 3]!;
+    const width = content >>> WIDTH_SHIFT;
+    if (width === 0) {
+      target.ch = '';
+      target.width = 0;
+    } else {
+      target.ch = content & IS_COMBINED ? combined[x] || ' ' : charOf(content & CODEPOINT_MASK);
+      target.width = width === 2 ? 2 : 1;
+    }
+    const fg = data[x * 3 + 1]!;
+    const bg = data[x * 3 + 2]!;
+    if (fg === this.lastFg && bg === this.lastBg) target.attr = this.lastAttr;
+    else target.attr = this.attrOf(line.getCell(x, this.scratch)!);
+  }
+
   /** Call visit for each of the cols cells of line with one reused Cell. */
-  visit(line: IBufferLine | undefined, cols: number, visit: (x: number, cell: Readonly<Cell>) => void): void {
+  visit(line: IBufferLine | undefined, cols: number, visit: CellVisitor): void {
     const cell = this.visitCell;
     for (let x = 0; x < cols; x++) {
       this.load(line, x, cell);

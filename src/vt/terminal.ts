@@ -16,10 +16,11 @@ import { watchRefreshRows } from './dirty-rows.js';
 import xtermHeadless from '@xterm/headless';
 import type { IBufferCell, IBufferLine, IDisposable, Terminal as XtermTerminal } from '@xterm/headless';
 import { ATTR_DEFAULT } from './attr.js';
-import { attrOfCell, CellReader, type Cell } from './cells.js';
+import { attrOfCell, CellReader, type Cell, type CellVisitor } from './cells.js';
 import { compactLine, compactWords, expandLine, HistoryStore, type CompactLine } from './history.js';
 import { REPORT_WINDOW_OPTIONS, TerminalAnswers, type CellPixels, type TerminalColors } from './answers.js';
 import { installSequenceLimits, WorkMeter } from './limits.js';
+import { parseBudget } from './parse-budget.js';
 import { installReverseWrap } from './reverse-wrap.js';
 import { teamuxUnicode, UNICODE_VERSION } from './width.js';
 import {
@@ -37,6 +38,8 @@ import {
 } from './xterm-internals.js';
 
 const TRAILING_SPACES = / +$/;
+// a content word no cell has (width 3): a row whose words are this was never visited
+const UNSEEN = 0xffffffff;
 const EMPTY_LINE: CompactLine = { text: '', layout: null, runs: null, wrapped: false };
 
 // @xterm/headless ships CommonJS only; under Node ESM its exports arrive on the default import.
@@ -102,8 +105,9 @@ export type ReplyListener = (data: string, binary: boolean) => void;
 
 /** The per-pane terminal model: bytes in, cells and modes out. */
 export class PaneTerminal implements Disposable {
-  // emulator, for the pane's whole life
+  // emulator, for the pane's whole life, and its buffers (the API object, looked up once)
   private readonly term: XtermTerminal;
+  private readonly buffers: XtermTerminal['buffer'];
   private readonly reader: CellReader;
   // listeners registered with the emulator, released on dispose
   private readonly subscriptions: IDisposable[] = [];
@@ -126,6 +130,9 @@ export class PaneTerminal implements Disposable {
     return cell ? attrOfCell(cell) : ATTR_DEFAULT;
   };
   private readonly rowScratch: Cell[] = [];
+  // the cell words of each visible row as last visited by visitChangedCells (3 a cell, row-major)
+  private seen = new Uint32Array(0);
+  private seenCols = 0;
   // flow control: bytes handed to write() whose parse callback has not fired yet
   private pending = 0;
   private disposed = false;
@@ -140,6 +147,7 @@ export class PaneTerminal implements Disposable {
       logLevel: 'off',
       windowOptions: { ...REPORT_WINDOW_OPTIONS },
     });
+    this.buffers = this.term.buffer;
     this.answers = new TerminalAnswers(options.colors, options.cellPixels);
     // cell widths come from the one width function the chrome also measures with (width.ts)
     this.term.unicode.register(teamuxUnicode);
@@ -148,8 +156,8 @@ export class PaneTerminal implements Disposable {
     capCombiningMarks(this.term);
     for (const handler of installReverseWrap(this.term, (data) => this.emitReply(data, false))) this.subscriptions.push(handler);
     for (const handler of this.answers.install(this.term, this.meter, (data) => this.emitReply(data, false))) this.subscriptions.push(handler);
-    this.reader = new CellReader(this.term.buffer.active.getNullCell());
-    this.evictCell = this.term.buffer.active.getNullCell();
+    this.reader = new CellReader(this.buffers.active.getNullCell());
+    this.evictCell = this.buffers.active.getNullCell();
     this.history = new HistoryStore(Math.max(0, scrollback - XTERM_SCROLLBACK));
     const evictions = onNormalLinesEvicted(this.term, (count) => this.keepEvicted(count));
     // without the hook xterm keeps the whole scrollback itself, at full width
@@ -185,10 +193,17 @@ export class PaneTerminal implements Disposable {
       const end = Math.min(size, start + slice);
       const part = typeof data === 'string' ? data.slice(start, end) : data.subarray(start, end);
       const last = end === size;
-      this.term.write(part, () => {
+      const parsed = (): void => {
         this.pending -= end - start;
         if (last) onParsed?.();
-      });
+      };
+      // Nothing queued ahead of this slice: parse now, within the budget (parse-budget.ts), else on xterm's own timer.
+      if (this.pending === size - start && parseBudget.allows()) {
+        parseBudget.spend(() => {
+          markUserInput(this.term);
+          this.term.write(part, parsed);
+        });
+      } else this.term.write(part, parsed);
     }
     if (size === 0) this.term.write(data, () => onParsed?.());
   }
@@ -265,7 +280,7 @@ export class PaneTerminal implements Disposable {
 
   /** Lines of history above the live screen: the compact ones, then xterm's (none on the alternate screen). */
   get historyLength(): number {
-    const buffer = this.term.buffer.active;
+    const buffer = this.buffers.active;
     return buffer.type === 'alternate' ? 0 : this.history.length + buffer.baseY;
   }
 
@@ -279,13 +294,13 @@ export class PaneTerminal implements Disposable {
       applicationCursorKeys: modes.applicationCursorKeysMode,
       applicationKeypad: modes.applicationKeypadMode,
       sendFocus: modes.sendFocusMode,
-      alternateScreen: this.term.buffer.active.type === 'alternate',
+      alternateScreen: this.buffers.active.type === 'alternate',
     };
   }
 
   /** The cursor in viewport coordinates. */
   get cursor(): PaneCursor {
-    const buffer = this.term.buffer.active;
+    const buffer = this.buffers.active;
     const y = buffer.cursorY + this.scrollOffset;
     const x = Math.min(buffer.cursorX, this.term.cols - 1);
     const visible = !isCursorHidden(this.term) && y >= 0 && y < this.term.rows;
@@ -325,7 +340,7 @@ export class PaneTerminal implements Disposable {
   }
 
   /** Visit the cells of visible row y without allocating; the cell is reused between calls. */
-  forEachCell(y: number, visit: (x: number, cell: Readonly<Cell>) => void): void {
+  forEachCell(y: number, visit: CellVisitor): void {
     const row = this.viewportRow(y);
     if (!row.compact) {
       this.reader.visit(row.line, this.term.cols, visit);
@@ -334,6 +349,29 @@ export class PaneTerminal implements Disposable {
     const cells = this.rowScratch;
     expandLine(row.compact, this.term.cols, cells);
     for (let x = 0; x < cells.length; x++) visit(x, cells[x]!);
+  }
+
+  /**
+   * Visit the cells of visible row y that changed since this row was last visited here, or all of
+   * them when `all` (then the caller repaints the row whole); the Cell is reused between calls. A
+   * row read from compact history, or whose words cannot be read, is visited whole. The drawing of a
+   * pane that scrolled costs a comparison of numbers per cell and a visit only where text or style
+   * differs from what that screen row showed.
+   */
+  visitChangedCells(y: number, all: boolean, visit: CellVisitor): void {
+    const cols = this.term.cols;
+    const size = this.term.rows * cols * 3;
+    if (this.seen.length !== size || this.seenCols !== cols) {
+      // a new size: nothing is known to be on screen
+      this.seen = new Uint32Array(size).fill(UNSEEN);
+      this.seenCols = cols;
+    }
+    if (y < 0 || y >= this.term.rows) return;
+    const at = y * cols * 3;
+    const row = this.viewportRow(y);
+    if (row.line && this.reader.visitChanged(row.line, cols, this.seen, at, all, visit)) return;
+    this.seen.fill(UNSEEN, at, at + cols * 3);
+    this.forEachCell(y, visit);
   }
 
   /** The plain text of the visible rows, right-trimmed (written spaces too, not only empty cells). */
@@ -353,7 +391,7 @@ export class PaneTerminal implements Disposable {
 
   /** Visible row y: a compact history line, or a line of xterm's buffer. */
   private viewportRow(y: number): { compact: CompactLine | undefined; line: ReturnType<XtermTerminal['buffer']['active']['getLine']> } {
-    const buffer = this.term.buffer.active;
+    const buffer = this.buffers.active;
     if (buffer.type === 'alternate') return { compact: undefined, line: buffer.getLine(buffer.viewportY + y) };
     // rows of history and screen, oldest first: the compact lines, then xterm's buffer
     const index = this.historyLength - this.scrollOffset + y;
@@ -363,7 +401,7 @@ export class PaneTerminal implements Disposable {
 
   /** Keep the viewport on the same lines while output pushes new ones into history. */
   private followHistory(): void {
-    const mark = this.history.added + this.term.buffer.normal.baseY;
+    const mark = this.history.added + this.buffers.normal.baseY;
     if (this.offset > 0) this.offset = Math.max(0, Math.min(this.historyLength, this.offset + mark - this.historyMark));
     this.historyMark = mark;
   }
@@ -371,7 +409,7 @@ export class PaneTerminal implements Disposable {
   /** xterm is about to drop its `count` oldest scrollback lines: keep them compactly. */
   private keepEvicted(count: number): void {
     if (this.discardEvicted || this.history.capacity === 0) return;
-    const buffer = this.term.buffer.normal;
+    const buffer = this.buffers.normal;
     for (let i = Math.max(0, count - this.history.capacity); i < count; i++) {
       const line = buffer.getLine(i);
       if (!line) continue;

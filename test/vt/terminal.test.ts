@@ -20,15 +20,34 @@ describe('PaneTerminal', () => {
     expect(term.snapshotText()).toEqual(['hello', 'wörld', '', '', '']);
   });
 
-  it('write.tracks-pending-bytes-until-parsed', async () => {
+  it('write.parses-at-once-when-nothing-is-queued', () => {
     const term = make();
     let parsed = false;
+    // No await: a write with nothing queued ahead of it is parsed inside write(), as tmux's read callback does.
+    term.write('now\r\n', () => (parsed = true));
+    expect(parsed).toBe(true);
+    expect(term.pendingBytes).toBe(0);
+    expect(term.snapshotText()[0]).toBe('now');
+  });
+
+  it('write.tracks-pending-bytes-until-parsed', async () => {
+    const term = make();
+    // Screen clears cost a screenful each: enough of them pause the parser for a turn (limits.ts),
+    // so what is written next waits in the queue and is counted until parsed.
+    const costly = '\x1b[2J'.repeat(2_000);
+    term.write(costly);
+    expect(term.parserPauses).toBeGreaterThan(0);
+    const queuedAhead = term.pendingBytes;
+    expect(queuedAhead).toBeGreaterThan(0);
+    let parsed = false;
     term.write('x'.repeat(1000), () => (parsed = true));
-    expect(term.pendingBytes).toBe(1000);
+    expect(term.pendingBytes).toBe(queuedAhead + 1000);
+    expect(parsed).toBe(false);
     term.write(new Uint8Array(24).fill(0x41));
-    expect(term.pendingBytes).toBe(1024);
+    expect(term.pendingBytes).toBe(queuedAhead + 1024);
     await waitFor(() => term.pendingBytes === 0, 2000, 'backlog drained');
     expect(parsed).toBe(true);
+    expect(term.snapshotText()[0]).toBe('x'.repeat(20));
   });
 
   it('reply.answers-device-attributes-and-cursor-position', async () => {
