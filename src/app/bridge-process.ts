@@ -104,7 +104,8 @@ export async function runBridgeProcess(store: TeamStore, spec: BridgeSpec, o: Br
   void o.stop?.then(() => (stopped = true));
   const poll = o.pollMs ?? 1_000;
   const appearBy = Date.now() + (o.appearMs ?? 60_000);
-  let seen = false;
+  // Looked for at once: a session killed before the first poll must still end the bridge (not wait appearMs).
+  let seen = await exists();
   let why = 'asked to stop';
   while (!stopped) {
     await Promise.race([new Promise((r) => setTimeout(r, poll)), o.stop ?? new Promise(() => undefined)]);
