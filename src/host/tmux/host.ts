@@ -20,7 +20,6 @@ import {
   listPanesCommand,
   newSessionArgv,
   newWindowSequence,
-  noOutputCommand,
   paneState,
   paneStateCommand,
   parseCreated,
@@ -263,7 +262,7 @@ export class TmuxHost implements PaneHost {
   }
 
   private async connect(): Promise<ControlClient> {
-    const client = ControlClient.start(this.runner, [...this.global, ...attachArgs(this.session)]);
+    const client = ControlClient.start(this.runner, [...this.global, ...attachArgs(this.session, { noOutput: this.fifos !== undefined })]);
     this.client = client;
     this.clientWiring = [
       client.onNotification((event) => this.onNotification(event)),
@@ -271,7 +270,7 @@ export class TmuxHost implements PaneHost {
     ];
     try {
       await client.ready;
-      const [, pid] = await client.sequence([deadSubscriptionCommand(), ['display-message', '-p', '#{pid}'], ...(this.fifos ? [noOutputCommand()] : [])]);
+      const [, pid] = await client.sequence([deadSubscriptionCommand(), ['display-message', '-p', '#{pid}']]);
       this.serverPid = Number(pid?.[0]) || undefined;
     } catch (error) {
       if (this.client === client) this.dropClient();
