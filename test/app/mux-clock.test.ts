@@ -1,10 +1,13 @@
 // The runner on a FakeClock and FakePaneHost: the shutdown escalation's timing (SIGHUP at once for a
 // member that does not speak the protocol, SIGTERM and SIGKILL only after their 3 s graces; a protocol
 // member's handshake timeout), status expiry, and finish() waiting for the last writes into the team
-// folder. Time moves only when the test advances it: no sleeps, no waiting out real timeouts.
+// folder; frame pacing of pane output (a key's echo at once, other output paced). Time moves only
+// when the test advances it: no sleeps, no waiting out real timeouts.
 import { existsSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../helpers/clock.js';
+import { FRAME_MS } from '../../src/app/frames.js';
+import { ECHO_WINDOW_MS } from '../../src/app/pane.js';
+import { FakeClock, settle } from '../helpers/clock.js';
 import { launches, startMux, type MuxHarness } from '../helpers/mux.js';
 import { makeTeam, waitFor } from '../helpers/team.js';
 
@@ -113,5 +116,51 @@ describe('finish', () => {
     // Nothing writes any more: the folder goes at the first try.
     rmSync(t.dir, { recursive: true });
     expect(existsSync(t.dir)).toBe(false);
+  });
+});
+
+describe('frame pacing of a pane', () => {
+  it('clock.echo-of-a-key-is-drawn-at-once-and-output-after-it-stays-paced', async () => {
+    const h = await harness(['alice']);
+    const id = h.mux.state.panes[h.mux.state.focused]!.id;
+    const proc = h.host.proc(id);
+    await h.clock.advance(100);
+    // A frame has just been drawn: any frame now would wait for the next interval.
+    proc.emit('READY ');
+    await h.see('READY');
+    const t = h.clock.now();
+    h.type('k');
+    await waitFor(() => proc.input.includes('k'), 'the key to reach the pane');
+    proc.emit('ECHO-k ');
+    await h.see('ECHO-k', 5_000);
+    expect(h.clock.now(), 'drawn without the clock moving').toBe(t);
+    // More output, with no key before it, waits for the frame interval.
+    proc.emit('FLOOD-1 ');
+    await settle();
+    expect(await h.tty.text()).not.toContain('FLOOD-1');
+    expect(h.clock.pending()).toContain(FRAME_MS);
+    await h.clock.advance(FRAME_MS - 1);
+    expect(await h.tty.text()).not.toContain('FLOOD-1');
+    await h.clock.advance(1);
+    await h.see('FLOOD-1');
+  });
+
+  it('clock.output-after-the-echo-window-is-paced', async () => {
+    const h = await harness(['alice']);
+    const focused = h.mux.state.panes[h.mux.state.focused]!.id;
+    const other = h.mux.state.panes.find((p) => p.id !== focused)!.id;
+    await h.clock.advance(100);
+    h.type('k');
+    await waitFor(() => h.host.proc(focused).input.includes('k'), 'the key to reach the pane');
+    await h.clock.advance(ECHO_WINDOW_MS - 5);
+    // Another pane's output is drawn (the last frame is long past), then the late echo arrives.
+    h.host.proc(other).emit('OTHER ');
+    await h.see('OTHER');
+    await h.clock.advance(10);
+    h.host.proc(focused).emit('LATE ');
+    await settle();
+    expect(await h.tty.text(), 'past the echo window: paced').not.toContain('LATE');
+    await h.clock.advance(FRAME_MS - 10);
+    await h.see('LATE');
   });
 });
