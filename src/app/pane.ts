@@ -211,7 +211,7 @@ export class Pane {
     this.dirty = true;
     const echo = this.echoDue !== 0 && this.clock.now() <= this.echoDue;
     this.echoDue = 0;
-    this.onChange(echo ? 'echo' : 'change');
+    this.onChange(echo ? 'echo' : 'output');
   }
 
   /** Release the process's listeners (the process itself is the host's). */
