@@ -5,7 +5,7 @@
  * the work in flight. `dispatch(event)` runs the reducer and executes its effects; what the effects
  * cause (a process exiting, an answer written, a handshake step) comes back as further events. As in
  * tmux's server loop, a pane's data callback only feeds its emulator and marks it dirty; one frame
- * (~16 ms) draws everything dirty (mux-draw.ts).
+ * (~16 ms, or at once for a key's echo: frames.ts) draws everything dirty (mux-draw.ts).
  */
 import type { PaneSpec } from '../host/types.js';
 import { systemClock, type Clock, type ClockTimer } from '../host/clock.js';
@@ -21,7 +21,7 @@ import { Attention, DEFAULT_ATTENTION } from './attention.js';
 import type { MuxOptions } from './mux-options.js';
 import { guardProcess } from './process-guard.js';
 import { watchClaudeWake } from './claude-wake.js';
-import { FrameScheduler, type FrameFlags } from './frames.js';
+import { FrameScheduler, type FrameCause, type FrameFlags } from './frames.js';
 import { drawFrame } from './mux-draw.js';
 import { Pane, SCROLLBACK_LINES } from './pane.js';
 import { handshake, recordExit, startPane, terminateAll } from './pane-work.js';
@@ -305,7 +305,7 @@ export class Multiplexer {
   /** Create a pane's emulator; its process starts once every pane of the batch has its size. */
   private spawn(id: string, m: MemberLaunch): void {
     const spec: PaneSpec = { id, command: m.command, args: m.args, cwd: m.cwd, env: m.env, cols: 80, rows: 24 };
-    const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, () => this.requestFrame(), (p) => this.dispatch({ kind: 'pane-exit', pane: p.name, exitText: p.exitText(), code: p.exit?.exitCode ?? null }), this.clock);
+    const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, (cause) => this.requestFrame(cause), (p) => this.dispatch({ kind: 'pane-exit', pane: p.name, exitText: p.exitText(), code: p.exit?.exitCode ?? null }), this.clock);
     pane.endsOnApproval = m.cli === 'claude';
     pane.restartEnv = m.restartEnv ?? null;
     pane.speaksProtocol = m.speaksProtocol;
@@ -339,9 +339,9 @@ export class Multiplexer {
     this.requestFrame();
   }
 
-  /** Ask for a frame (titles and contents of dirty panes, the status line). */
-  requestFrame(): void {
-    if (this.surface) this.frames.request();
+  /** Ask for a frame (titles and contents of dirty panes, the status line); an echo frame is drawn at once. */
+  requestFrame(cause: FrameCause = 'change'): void {
+    if (this.surface) this.frames.request(cause);
   }
 
   private frame(flags: FrameFlags): void {

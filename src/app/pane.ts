@@ -1,7 +1,7 @@
 /**
  * One member's pane: its emulator, its process (through a PaneHost) and which rows need drawing. A
  * pty data event only feeds the emulator under flow control; once parsed, the pane is marked dirty
- * and the owner's frame scheduler draws it. What the title shows (notes, scroll mode) is screen state,
+ * and the owner's frame scheduler draws it (at once when it is the first output after a key: the echo). What the title shows (notes, scroll mode) is screen state,
  * kept in the multiplexer's MuxState under the pane's name. A pane whose process exited stays, with its exit status, until it
  * is restarted or closed.
  */
@@ -12,6 +12,10 @@ import { pipeToTerminal } from '../vt/flow.js';
 import { REPLY_QUEUE_LIMIT } from '../vt/limits.js';
 import { PaneTerminal } from '../vt/terminal.js';
 import { paneAppearance } from '../ui/outer-query.js';
+import type { FrameCause } from './frames.js';
+
+/** Output this soon after a key is taken as its echo and drawn at once (ms). */
+export const ECHO_WINDOW_MS = 50;
 
 /** The scrollback each pane keeps by default, in lines (the layout's `scrollback`). */
 export const SCROLLBACK_LINES = 5_000;
@@ -38,6 +42,8 @@ export class Pane {
   readonly rows = new DirtyRows();
   /** False when the emulator cannot say which rows changed: every change is then all rows. */
   private readonly rowsTracked: boolean;
+  /** Until when (clock ms) the next output is a key's echo; 0 once it came or no key is waiting for one. */
+  private echoDue = 0;
   /** Claude Code does not exit by itself after approving a shutdown: the handshake ends it. */
   endsOnApproval = false;
   /** When the current process was started or adopted (ms since the epoch). */
@@ -58,7 +64,7 @@ export class Pane {
   private procSubs: Disposable[] = [];
   private readonly exitWaiters = new Set<() => void>();
 
-  constructor(private spec: PaneSpec, role: string, isLead: boolean, answerQueries: boolean, scrollback: number, private readonly onChange: () => void, private readonly onExited: (pane: Pane) => void, private readonly clock: Clock = systemClock) {
+  constructor(private spec: PaneSpec, role: string, isLead: boolean, answerQueries: boolean, scrollback: number, private readonly onChange: (cause: FrameCause) => void, private readonly onExited: (pane: Pane) => void, private readonly clock: Clock = systemClock) {
     this.name = spec.id;
     this.startedAt = clock.now();
     this.role = role;
@@ -143,6 +149,7 @@ export class Pane {
   write(data: string): void {
     if (this.life === 'exited' || !this.proc) return;
     this.term.noteUserInput();
+    this.echoDue = this.clock.now() + ECHO_WINDOW_MS;
     this.proc.write(data);
   }
 
@@ -192,14 +199,19 @@ export class Pane {
   markDirty(): void {
     this.rows.markAll();
     this.dirty = true;
-    this.onChange();
+    this.onChange('change');
   }
 
-  /** Output was parsed: the rows it changed are already marked, unless the view is scrolled back (it may shift). */
+  /**
+   * Output was parsed: the rows it changed are already marked, unless the view is scrolled back (it
+   * may shift). The first output within ECHO_WINDOW_MS of a key is its echo; later output is paced.
+   */
   private markParsed(): void {
     if (!this.rowsTracked || this.term.isScrolledBack) this.rows.markAll();
     this.dirty = true;
-    this.onChange();
+    const echo = this.echoDue !== 0 && this.clock.now() <= this.echoDue;
+    this.echoDue = 0;
+    this.onChange(echo ? 'echo' : 'output');
   }
 
   /** Release the process's listeners (the process itself is the host's). */

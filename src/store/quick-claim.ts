@@ -17,10 +17,11 @@ import { checkTask, checkTeamConfig } from '../protocol/task-check.js';
 import { checkClaim, claimed } from '../protocol/tasks.js';
 import type { Member, ProcessRef, Task } from '../protocol/types.js';
 import { EventLog } from './events.js';
-import { ensureDir, readText, readTextSync, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
+import { ensureDir, readText, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
 import { cliClaimHolder } from './liveness.js';
 import { tryWithDirLock, withDirLock } from './dir-lock.js';
 import type { TeamPaths } from './paths.js';
+import { looksClaimable } from './task-peek.js';
 import { quickFolder } from './quick-folder.js';
 import { noteClaim, SCAN_EVERY_MS, trustedReadyList } from './ready-list.js';
 import type { BoardIndex } from './task-index.js';
@@ -110,7 +111,7 @@ class QuickClaim {
 
   /** Claim a candidate if it looks claimable and its lock is free; null when it was not taken. */
   private async tryCandidate(id: string): Promise<Outcome<Task> | null> {
-    if (!this.looksClaimable(id)) return null;
+    if (!looksClaimable(this.paths, id)) return null;
     // A task whose lock is busy is being claimed by someone else right now: move on.
     const r = await tryWithDirLock(this.paths.task(id), () => this.claimLocked(id));
     return r?.ok ? r : null;
@@ -137,16 +138,6 @@ class QuickClaim {
       return true;
     });
     if (changed) await this.events.record('member_working', { member: name, status: 'working' });
-  }
-
-  /** TaskBoard.looksClaimable: a look without the lock, to decide whether locking is worth it. */
-  private looksClaimable(id: string): boolean {
-    try {
-      const t = JSON.parse(readTextSync(this.paths.task(id)) ?? 'null') as { owner?: unknown; status?: unknown };
-      return t.owner === null && t.status === 'pending';
-    } catch {
-      return false;
-    }
   }
 
   /** TaskBoard.claimLocked without a guard. */

@@ -14,10 +14,11 @@ import { noReadyTask, type GuardRefusal } from '../protocol/claim-summary.js';
 import type { TaskPipeline } from '../protocol/pipeline-fields.js';
 import { accept, refuse, Task, TASK_VERSION, type EventType, type Outcome, type ProcessRef } from '../protocol/types.js';
 import type { EventLog } from './events.js';
-import { atomicWrite, ensureDir, exists, listFolder, parseJson, readText, readTextSync, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
+import { atomicWrite, ensureDir, exists, listFolder, parseJson, readText, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
 import { tryWithLock, withLock } from './lock.js';
 import type { TaskStore } from './backend.js';
 import type { TeamPaths } from './paths.js';
+import { looksClaimable } from './task-peek.js';
 import { BoardIndex, NONE_READY_SCAN_MS } from './task-index.js';
 
 /** Racing claimers start at one of the first SPREAD ready tasks (by pid), not all at the lowest. */
@@ -195,7 +196,7 @@ export class TaskBoard implements TaskStore {
       }
       while (this.readyHint.length > 0) {
         const candidate = this.readyHint.shift()!;
-        if (!this.looksClaimable(candidate)) continue;
+        if (!looksClaimable(this.paths, candidate)) continue;
         // A task whose lock is busy is being claimed by someone else right now: move on.
         const r = await tryWithLock(this.paths.task(candidate), () => this.claimLocked(by, candidate, holder, noting));
         if (r?.ok) {
@@ -212,19 +213,6 @@ export class TaskBoard implements TaskStore {
     const r = await op;
     await this.index.note(typeof ids === 'function' ? ids(r) : ids);
     return r;
-  }
-
-  /**
-   * A cheap look at a candidate without the lock: one synchronous read and a bare JSON parse of a
-   * small file. It only decides whether taking the lock is worth it; claimLocked checks properly.
-   */
-  private looksClaimable(id: string): boolean {
-    try {
-      const t = JSON.parse(readTextSync(this.paths.task(id)) ?? 'null') as { owner?: unknown; status?: unknown };
-      return t.owner === null && t.status === 'pending';
-    } catch {
-      return false;
-    }
   }
 
   private async claimLocked(by: string, id: string, holder: ProcessRef | null, guard?: ClaimGuard): Promise<Outcome<Task>> {

@@ -1,10 +1,13 @@
 // The runner on a FakeClock and FakePaneHost: the shutdown escalation's timing (SIGHUP at once for a
 // member that does not speak the protocol, SIGTERM and SIGKILL only after their 3 s graces; a protocol
 // member's handshake timeout), status expiry, and finish() waiting for the last writes into the team
-// folder. Time moves only when the test advances it: no sleeps, no waiting out real timeouts.
+// folder; frame pacing of pane output (a key's echo at once, other output paced, streaming at 30 fps). Time moves only
+// when the test advances it: no sleeps, no waiting out real timeouts.
 import { existsSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../helpers/clock.js';
+import { FRAME_MS, STREAM_FRAME_MS } from '../../src/app/frames.js';
+import { ECHO_WINDOW_MS } from '../../src/app/pane.js';
+import { FakeClock, settle } from '../helpers/clock.js';
 import { launches, startMux, type MuxHarness } from '../helpers/mux.js';
 import { makeTeam, waitFor } from '../helpers/team.js';
 
@@ -113,5 +116,109 @@ describe('finish', () => {
     // Nothing writes any more: the folder goes at the first try.
     rmSync(t.dir, { recursive: true });
     expect(existsSync(t.dir)).toBe(false);
+  });
+});
+
+/**
+ * Start a screen and wait until start-up has written all it writes (each member's pid in the team
+ * folder, seen by the screen's watch), then let every frame due be drawn: from here on, frames are
+ * asked for only by what the test does.
+ */
+async function quietHarness(names: string[]): Promise<Awaited<ReturnType<typeof harness>>> {
+  const h = await harness(names);
+  await waitFor(() => h.mux.snapshot.roster.length === names.length + 1 && h.mux.snapshot.roster.every((m) => m.pid === process.pid), 'the members started in the team folder');
+  await h.see('TASKS');
+  await h.clock.advance(100);
+  return h;
+}
+
+describe('frame pacing of a pane', () => {
+  it('clock.echo-of-a-key-is-drawn-at-once-and-output-after-it-stays-paced', async () => {
+    const h = await quietHarness(['alice']);
+    const id = h.mux.state.panes[h.mux.state.focused]!.id;
+    const proc = h.host.proc(id);
+    await h.clock.advance(100);
+    // A frame has just been drawn: any frame now would wait for the next interval.
+    proc.emit('READY ');
+    await h.see('READY');
+    const t = h.clock.now();
+    h.type('k');
+    await waitFor(() => proc.input.includes('k'), 'the key to reach the pane');
+    proc.emit('ECHO-k ');
+    await h.see('ECHO-k', 5_000);
+    expect(h.clock.now(), 'drawn without the clock moving').toBe(t);
+    // More output, with no key before it, waits for the frame interval.
+    proc.emit('FLOOD-1 ');
+    await settle();
+    expect(await h.tty.text()).not.toContain('FLOOD-1');
+    expect(h.clock.pending()).toContain(FRAME_MS);
+    await h.clock.advance(FRAME_MS - 1);
+    expect(await h.tty.text()).not.toContain('FLOOD-1');
+    await h.clock.advance(1);
+    await h.see('FLOOD-1');
+  });
+
+  it('clock.output-after-the-echo-window-is-paced', async () => {
+    const h = await quietHarness(['alice']);
+    const focused = h.mux.state.panes[h.mux.state.focused]!.id;
+    const other = h.mux.state.panes.find((p) => p.id !== focused)!.id;
+    await h.clock.advance(100);
+    h.type('k');
+    await waitFor(() => h.host.proc(focused).input.includes('k'), 'the key to reach the pane');
+    await h.clock.advance(ECHO_WINDOW_MS - 5);
+    // Another pane's output is drawn (the last frame is long past), then the late echo arrives.
+    h.host.proc(other).emit('OTHER ');
+    await h.see('OTHER');
+    await h.clock.advance(10);
+    h.host.proc(focused).emit('LATE ');
+    await settle();
+    expect(await h.tty.text(), 'past the echo window: paced').not.toContain('LATE');
+    // The frame before was output only: output streams, so the next one is STREAM_FRAME_MS after it.
+    await h.clock.advance(STREAM_FRAME_MS - 11);
+    expect(await h.tty.text()).not.toContain('LATE');
+    await h.clock.advance(1);
+    await h.see('LATE');
+  });
+
+  it('clock.streaming-output-is-drawn-at-30-fps-while-changes-and-echoes-keep-their-pace', async () => {
+    const h = await quietHarness(['alice']);
+    const focused = h.mux.state.panes[h.mux.state.focused]!.id;
+    const other = h.host.proc(h.mux.state.panes.find((p) => p.id !== focused)!.id);
+    await h.clock.advance(100);
+    other.emit('S1 ');
+    await h.see('S1');
+    // Output after an output-only frame: STREAM_FRAME_MS apart.
+    other.emit('S2 ');
+    await settle();
+    expect(h.clock.pending()).toContain(STREAM_FRAME_MS);
+    await h.clock.advance(STREAM_FRAME_MS - 1);
+    expect(await h.tty.text()).not.toContain('S2');
+    await h.clock.advance(1);
+    await h.see('S2');
+    // A change of the screen (a status message) while output waits brings the frame to FRAME_MS.
+    other.emit('S3 ');
+    await settle();
+    h.mux.dispatch({ kind: 'say', text: 'hello there' });
+    await h.clock.advance(FRAME_MS - 1);
+    expect(await h.tty.text()).not.toContain('S3');
+    await h.clock.advance(1);
+    await h.see('hello there');
+    await h.see('S3');
+    // The frame after a change is paced at FRAME_MS again.
+    other.emit('S4 ');
+    await settle();
+    expect(h.clock.pending()).toContain(FRAME_MS);
+    await h.clock.advance(FRAME_MS);
+    await h.see('S4');
+    // While output streams, a key's echo is still drawn at once.
+    other.emit('S5 ');
+    await settle();
+    const t = h.clock.now();
+    h.type('k');
+    await waitFor(() => h.host.proc(focused).input.includes('k'), 'the key to reach the pane');
+    h.host.proc(focused).emit('ECHO-k ');
+    await h.see('ECHO-k', 5_000);
+    await h.see('S5');
+    expect(h.clock.now(), 'drawn without the clock moving').toBe(t);
   });
 });

@@ -6,31 +6,18 @@
  * hands a gated tool of a plan-gated member, or any tool once team.json has a budget, to the node
  * hook, which refuses it.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claudeSettings, hookCommand, type ClaudeMemberContext } from '../../src/claude/launch.js';
 import { perlHookScript } from '../../src/claude/hook-perl.js';
 import { readClaudeActivity, swapClaudeBudget } from '../../src/store/claude.js';
+import { PERL, runHook } from '../helpers/hook-shell.js';
 import { BIN, makeTeam } from '../helpers/team.js';
-
-const PERL = spawnSync('sh', ['-c', 'command -v perl'], { encoding: 'utf8' }).stdout.trim();
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => cleanup?.());
 
-function run(command: string, input: string): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', command], { env: { ...process.env, TEAMUX_TEAM_DIR: '' }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdin.end(input);
-    child.on('close', (code) => resolve({ code: code ?? 1, out, err }));
-  });
-}
 
 /** One assistant response as Claude Code records it (a response may be written as several lines with one id). */
 const response = (id: string, input: number, output: number, model = 'claude-sonnet-5'): string =>
@@ -51,8 +38,8 @@ describe.skipIf(!PERL)('the Perl StatusLine and PreToolUse hooks', () => {
     const input = JSON.stringify({ session_id: 's', transcript_path: transcript, cost: { total_cost_usd: 0.125 }, model: { id: 'claude-sonnet-5', display_name: 'Sonnet' } });
 
     // amy through Perl, bob through node: the same record and the same line.
-    const perl = await run(hookCommand(ctx('amy', true), 'StatusLine'), input);
-    const node = await run(hookCommand(ctx('bob', false), 'StatusLine'), input);
+    const perl = await runHook(hookCommand(ctx('amy', true), 'StatusLine'), input);
+    const node = await runHook(hookCommand(ctx('bob', false), 'StatusLine'), input);
     expect(perl.err).toBe('');
     expect(perl.out).toBe(node.out.replace('teamux bob', 'teamux amy'));
     expect(perl.out).toBe('teamux amy · starting · 154 tokens · $0.13\n');
@@ -63,19 +50,19 @@ describe.skipIf(!PERL)('the Perl StatusLine and PreToolUse hooks', () => {
     // More of the transcript (a repeated line of m2, a half-written last line): read on, counted once.
     appendFileSync(transcript, response('m2', 5, 7) + response('m3', 1000, 300, 'claude-opus-5').trimEnd());
     const again = JSON.stringify({ session_id: 's', transcript_path: transcript, cost: { total_cost_usd: 2 } });
-    expect((await run(hookCommand(ctx('amy', true), 'StatusLine'), again)).out).toBe('teamux amy · starting · 154 tokens · $2.00\n');
+    expect((await runHook(hookCommand(ctx('amy', true), 'StatusLine'), again)).out).toBe('teamux amy · starting · 154 tokens · $2.00\n');
     appendFileSync(transcript, '\n');
     await swapClaudeBudget(t.store.paths, 'amy', "amy's budget is spent");
-    expect((await run(hookCommand(ctx('amy', true), 'StatusLine'), again)).out).toBe('teamux amy · starting (budget spent) · 1465 tokens · $2.00\n');
-    expect(await run(hookCommand(ctx('bob', false), 'StatusLine'), again)).toMatchObject({ out: 'teamux bob · starting · 1465 tokens · $2.00\n' });
+    expect((await runHook(hookCommand(ctx('amy', true), 'StatusLine'), again)).out).toBe('teamux amy · starting (budget spent) · 1465 tokens · $2.00\n');
+    expect(await runHook(hookCommand(ctx('bob', false), 'StatusLine'), again)).toMatchObject({ out: 'teamux bob · starting · 1465 tokens · $2.00\n' });
     expect(pick(await readClaudeActivity(t.store.paths, 'amy'))).toEqual({ ...pick(await readClaudeActivity(t.store.paths, 'bob')), budget: "amy's budget is spent" });
     expect((await readClaudeActivity(t.store.paths, 'amy'))?.model).toBe('claude-opus-5');
 
     // Garbage and a stranger: the full hook says what is wrong.
-    const garbage = await run(hookCommand(ctx('amy', true), 'StatusLine'), 'not json');
+    const garbage = await runHook(hookCommand(ctx('amy', true), 'StatusLine'), 'not json');
     expect(garbage.code).not.toBe(0);
     expect(garbage.err).toContain('hook input is not JSON');
-    const stranger = await run(hookCommand(ctx('zed', true), 'StatusLine'), input);
+    const stranger = await runHook(hookCommand(ctx('zed', true), 'StatusLine'), input);
     expect(stranger.code).not.toBe(0);
     expect(stranger.err).toMatch(/zed/);
   });
@@ -97,18 +84,18 @@ describe.skipIf(!PERL)('the Perl StatusLine and PreToolUse hooks', () => {
     const tool = (name: string, transcript = '/nonexistent'): string => JSON.stringify({ session_id: 's', transcript_path: transcript, tool_name: name, tool_input: { file_path: '/tmp/x' } });
 
     // No budget, a tool no gate concerns: no objection, from Perl alone.
-    expect(await run(hookCommand(ctx(fastOnly), 'PreToolUse'), tool('Read'))).toEqual({ code: 0, out: '', err: '' });
-    expect(await run(hookCommand(ctx(fastOnly), 'PreToolUse'), tool('mcp__teamux__task_list'))).toEqual({ code: 0, out: '', err: '' });
+    expect(await runHook(hookCommand(ctx(fastOnly), 'PreToolUse'), tool('Read'))).toEqual({ code: 0, out: '', err: '' });
+    expect(await runHook(hookCommand(ctx(fastOnly), 'PreToolUse'), tool('mcp__teamux__task_list'))).toEqual({ code: 0, out: '', err: '' });
     // A gated tool goes to the node hook: the plan gate refuses Write.
-    expect((await run(hookCommand(ctx(fastOnly), 'PreToolUse'), tool('Write'))).code).not.toBe(0);
-    const write = await run(hookCommand(ctx(script), 'PreToolUse'), tool('Write'));
+    expect((await runHook(hookCommand(ctx(fastOnly), 'PreToolUse'), tool('Write'))).code).not.toBe(0);
+    const write = await runHook(hookCommand(ctx(script), 'PreToolUse'), tool('Write'));
     expect(JSON.parse(write.out).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('blocked: plan status is not_submitted') });
     // Without a plan requirement no gate concerns Write either: Perl alone; unless the environment
     // Claude Code was started with requires a plan (a team.json edit cannot lift that).
     const cfg0 = await t.store.config();
     await t.store.writeConfig({ ...cfg0, members: cfg0.members.map((m) => (m.name === 'amy' ? { ...m, planRequired: false } : m)) });
-    expect(await run(hookCommand(ctx(fastOnly), 'PreToolUse'), tool('Write'))).toEqual({ code: 0, out: '', err: '' });
-    const required = await run(`TEAMUX_PLAN_REQUIRED=1 ${hookCommand(ctx(script), 'PreToolUse')}`, tool('Write'));
+    expect(await runHook(hookCommand(ctx(fastOnly), 'PreToolUse'), tool('Write'))).toEqual({ code: 0, out: '', err: '' });
+    const required = await runHook(`TEAMUX_PLAN_REQUIRED=1 ${hookCommand(ctx(script), 'PreToolUse')}`, tool('Write'));
     expect(JSON.parse(required.out).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
 
     // A budget added to team.json after launch: Read goes to the node hook, which refuses it once spent.
@@ -116,8 +103,8 @@ describe.skipIf(!PERL)('the Perl StatusLine and PreToolUse hooks', () => {
     writeFileSync(transcript, response('m1', 4000, 500));
     const cfg = await t.store.config();
     await t.store.writeConfig({ ...cfg, members: cfg.members.map((m) => (m.name === 'amy' ? { ...m, budget: { tokens: 1000, usd: null, windowS: 3600 } } : m)) });
-    expect((await run(hookCommand(ctx(fastOnly), 'PreToolUse'), tool('Read', transcript))).code).not.toBe(0);
-    const read = await run(hookCommand(ctx(script), 'PreToolUse'), tool('Read', transcript));
+    expect((await runHook(hookCommand(ctx(fastOnly), 'PreToolUse'), tool('Read', transcript))).code).not.toBe(0);
+    const read = await runHook(hookCommand(ctx(script), 'PreToolUse'), tool('Read', transcript));
     expect(JSON.parse(read.out).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('blocked: budget spent') });
   });
 });

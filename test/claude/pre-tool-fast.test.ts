@@ -3,27 +3,16 @@
  * itself (a copy of the entry with no CLI beside it proves it: its fallback would fail), and hands a
  * gated tool of a plan-gated member, or any tool once team.json has a budget, to the full CLI.
  */
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hookCommand, stopHookEntry } from '../../src/claude/launch.js';
+import { runHook } from '../helpers/hook-shell.js';
 import { BIN, makeTeam } from '../helpers/team.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => cleanup?.());
 
-function run(command: string, input: string): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', command], { env: { ...process.env, TEAMUX_TEAM_DIR: '' }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdin.end(input);
-    child.on('close', (code) => resolve({ code: code ?? 1, out, err }));
-  });
-}
 
 describe('PreToolUse without Perl', () => {
   it('claude.pre-tool-fast-the-commonjs-entry-answers-ungated-tools-and-hands-the-rest-to-the-cli', async () => {
@@ -38,18 +27,18 @@ describe('PreToolUse without Perl', () => {
     const fastOnly = command.replace(stopHookEntry(BIN), path.join(alone, 'stop-fast.cjs'));
     const tool = (name: string): string => JSON.stringify({ session_id: 's', transcript_path: '/nonexistent', tool_name: name, tool_input: {} });
 
-    expect(await run(fastOnly, tool('Read'))).toEqual({ code: 0, out: '', err: '' });
-    expect((await run(fastOnly, tool('Write'))).code).not.toBe(0);
-    const write = await run(command, tool('Write'));
+    expect(await runHook(fastOnly, tool('Read'))).toEqual({ code: 0, out: '', err: '' });
+    expect((await runHook(fastOnly, tool('Write'))).code).not.toBe(0);
+    const write = await runHook(command, tool('Write'));
     expect(JSON.parse(write.out).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('blocked: plan status is not_submitted') });
-    const garbage = await run(command, 'not json');
+    const garbage = await runHook(command, 'not json');
     expect(garbage.code).toBe(2);
     expect(garbage.err).toContain('hook input is not JSON');
 
     // A budget in team.json: Read goes to the full CLI too.
     const cfg = await t.store.config();
     await t.store.writeConfig({ ...cfg, budget: { tokens: 1000, usd: null, windowS: 3600 } });
-    expect((await run(fastOnly, tool('Read'))).code).not.toBe(0);
-    expect(await run(command, tool('Read'))).toMatchObject({ code: 0, out: '' });
+    expect((await runHook(fastOnly, tool('Read'))).code).not.toBe(0);
+    expect(await runHook(command, tool('Read'))).toMatchObject({ code: 0, out: '' });
   });
 });

@@ -4,31 +4,18 @@
  * member idle to the lead), and hands everything else to the node entry with the same argv and stdin:
  * a waiting message is handed over, garbage input and a stranger are reported as the full hook does.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync, chmodSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hookCommand, stopHookEntry } from '../../src/claude/launch.js';
 import { perlStopScript } from '../../src/claude/stop-perl.js';
 import { readClaudeActivity } from '../../src/store/claude.js';
+import { PERL, runHook } from '../helpers/hook-shell.js';
 import { BIN, makeTeam, waitFor } from '../helpers/team.js';
-
-const PERL = spawnSync('sh', ['-c', 'command -v perl'], { encoding: 'utf8' }).stdout.trim();
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => cleanup?.());
 
-function run(command: string, input: string): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', command], { env: { ...process.env, TEAMUX_TEAM_DIR: '' }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdin.end(input);
-    child.on('close', (code) => resolve({ code: code ?? 1, out, err }));
-  });
-}
 
 describe.skipIf(!PERL)('the Perl Stop hook', () => {
   it('claude.stop-perl-answers-alone-when-nothing-is-unread-and-falls-back-to-node-otherwise', async () => {
@@ -43,14 +30,14 @@ describe.skipIf(!PERL)('the Perl Stop hook', () => {
 
     // A message waits: the node entry hands it over (Claude keeps going).
     await t.store.send({ from: 'lead', to: 'amy', type: 'message', text: 'and the "docs" too' });
-    const waiting = await run(command('amy'), input('first'));
+    const waiting = await runHook(command('amy'), input('first'));
     expect(waiting.code).toBe(0);
     expect(JSON.parse(waiting.out)).toMatchObject({ decision: 'block' });
     expect(JSON.parse(waiting.out).reason).toContain('and the "docs" too');
     expect((await t.store.mail.unread('amy', 'amy')).messages).toEqual([]);
 
     // Nothing unread: no answer, at once; the detached bookkeeping reports amy idle to the lead.
-    expect(await run(command('amy'), input('docs written'))).toEqual({ code: 0, out: '', err: '' });
+    expect(await runHook(command('amy'), input('docs written'))).toEqual({ code: 0, out: '', err: '' });
     const toLead = await waitFor(async () => {
       const m = (await t.store.mail.unread('lead', 'lead')).messages;
       return m.some((x) => x.type === 'idle_notification') ? m : null;
@@ -59,10 +46,10 @@ describe.skipIf(!PERL)('the Perl Stop hook', () => {
     expect((await readClaudeActivity(t.store.paths, 'amy'))?.state).toBe('idle');
 
     // Garbage on stdin and a member the team does not have: the full hook says what is wrong.
-    const garbage = await run(command('amy'), 'not json');
+    const garbage = await runHook(command('amy'), 'not json');
     expect(garbage.code).not.toBe(0);
     expect(garbage.err).toContain('hook input is not JSON');
-    const stranger = await run(command('zed'), input('hi'));
+    const stranger = await runHook(command('zed'), input('hi'));
     expect(stranger.code).not.toBe(0);
     expect(stranger.err).toMatch(/zed/);
   });
