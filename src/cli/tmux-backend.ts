@@ -85,11 +85,20 @@ class TeamTmuxHost implements PaneHost {
 }
 
 function hostFor(team: string, root: string, teamDir: string, env: NodeJS.ProcessEnv): TeamTmuxHost {
-  // TEAMUX_TMUX_OUTPUT=pipe: pane bytes through pipe-pane FIFOs (tmux 3.3a's %output escapes them one
-  // by one). Not the default yet: an attach in pipe mode was seen to hang (see the skipped test).
-  const output = env.TEAMUX_TMUX_OUTPUT === 'pipe' ? 'pipe' : 'control';
+  const output = tmuxOutput(env);
   const host = new TmuxHost({ socket: tmuxSocket(env), session: team, cwd: root, env: {}, configFile: '/dev/null', output });
   return new TeamTmuxHost(host, team, teamDir, env);
+}
+
+/**
+ * How pane bytes reach teamux: through a pipe-pane FIFO per pane (the default; tmux 3.3a's %output
+ * escapes them one by one), or TEAMUX_TMUX_OUTPUT=control for control mode's %output.
+ */
+function tmuxOutput(env: NodeJS.ProcessEnv): 'pipe' | 'control' {
+  const value = env.TEAMUX_TMUX_OUTPUT;
+  if (value === undefined || value === '' || value === 'pipe') return 'pipe';
+  if (value === 'control') return 'control';
+  throw new UsageError(`TEAMUX_TMUX_OUTPUT=${JSON.stringify(value)} is not an output mode`, 'use TEAMUX_TMUX_OUTPUT=pipe (the default) or TEAMUX_TMUX_OUTPUT=control');
 }
 
 /** A host for starting a team under tmux; refuses when the team's session already runs. */

@@ -132,14 +132,15 @@ export function closePipeCommand(paneId: string): string[] {
   return ['pipe-pane', '-t', paneId];
 }
 
-/** Stops %output to this control client: pane bytes come through pipes instead. */
-export function noOutputCommand(): string[] {
-  return ['refresh-client', '-f', 'no-output'];
-}
-
-/** argv that makes a tmux client a control client attached to the session. */
-export function attachArgs(session: string): string[] {
-  return ['-C', 'attach-session', '-t', sessionTarget(session)];
+/**
+ * argv that makes a tmux client a control client attached to the session. `noOutput` (pipe output)
+ * sets the no-output flag in the attach itself: set later with `refresh-client -f no-output`, tmux
+ * 3.3a drops the client's pane records but keeps the %output blocks already queued, and every later
+ * line (replies, %exit) waits behind them for ever. The client then never answers and never exits,
+ * which is what happened whenever a pane printed between the attach and that command.
+ */
+export function attachArgs(session: string, options: { noOutput?: boolean } = {}): string[] {
+  return ['-C', 'attach-session', ...(options.noOutput ? ['-f', 'no-output'] : []), '-t', sessionTarget(session)];
 }
 
 const PANE_LIST_FORMAT = [

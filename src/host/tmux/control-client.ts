@@ -143,16 +143,23 @@ export class ControlClient implements Disposable {
     return this.exits.add(listener);
   }
 
-  /** Detaches: closes stdin so tmux lets the client go, killing it after `timeoutMs`. */
+  /**
+   * Detaches: closes stdin so tmux lets the client go; SIGTERM after `timeoutMs`, SIGKILL after twice
+   * that (a tmux client answers SIGTERM by asking the server to let it go, so one the server no
+   * longer serves stays until killed).
+   */
   async close(timeoutMs = 3000): Promise<ControlExit> {
     if (this.exitInfo) return this.exitInfo;
     const exited = new Promise<ControlExit>((resolve) => this.onExit(resolve));
     this.proc.end();
-    const timer = setTimeout(() => this.proc.kill('SIGTERM'), timeoutMs);
+    const timers = [
+      setTimeout(() => this.proc.kill('SIGTERM'), timeoutMs),
+      setTimeout(() => this.proc.kill('SIGKILL'), 2 * timeoutMs),
+    ];
     try {
       return await exited;
     } finally {
-      clearTimeout(timer);
+      for (const timer of timers) clearTimeout(timer);
     }
   }
 

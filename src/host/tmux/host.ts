@@ -20,7 +20,6 @@ import {
   listPanesCommand,
   newSessionArgv,
   newWindowSequence,
-  noOutputCommand,
   paneState,
   paneStateCommand,
   parseCreated,
@@ -68,6 +67,8 @@ const EXITED_UNKNOWN: PaneExit = { exitCode: null, signal: null };
 /** Re-reads of a pane tmux reported dead but not yet reaped: interval and how many before giving up. */
 const REAP_RECHECK_MS = 150;
 const REAP_ATTEMPTS = 6;
+/** The longest a detach waits for tmux to close the panes' pipes. */
+const PIPE_CLOSE_MS = 3_000;
 
 /** PaneHost backed by a tmux session. */
 export class TmuxHost implements PaneHost {
@@ -185,7 +186,8 @@ export class TmuxHost implements PaneHost {
     // Pipes closed first, so no `cat` is left writing into a FIFO nobody reads.
     const piped = [...this.panes.keys()].filter((id) => this.fifos?.has(id));
     // (An empty sequence would be an empty line, which tmux never answers.)
-    if (client && piped.length > 0) await client.sequence(piped.map(closePipeCommand)).catch(() => {});
+    // Bounded: a client tmux no longer answers must not hold the detach (close() then kills it).
+    if (client && piped.length > 0) await within(client.sequence(piped.map(closePipeCommand)), PIPE_CLOSE_MS);
     this.fifos?.close();
     for (const pane of this.panes.values()) pane.dispose();
     this.panes.clear();
@@ -263,7 +265,7 @@ export class TmuxHost implements PaneHost {
   }
 
   private async connect(): Promise<ControlClient> {
-    const client = ControlClient.start(this.runner, [...this.global, ...attachArgs(this.session)]);
+    const client = ControlClient.start(this.runner, [...this.global, ...attachArgs(this.session, { noOutput: this.fifos !== undefined })]);
     this.client = client;
     this.clientWiring = [
       client.onNotification((event) => this.onNotification(event)),
@@ -271,7 +273,7 @@ export class TmuxHost implements PaneHost {
     ];
     try {
       await client.ready;
-      const [, pid] = await client.sequence([deadSubscriptionCommand(), ['display-message', '-p', '#{pid}'], ...(this.fifos ? [noOutputCommand()] : [])]);
+      const [, pid] = await client.sequence([deadSubscriptionCommand(), ['display-message', '-p', '#{pid}']]);
       this.serverPid = Number(pid?.[0]) || undefined;
     } catch (error) {
       if (this.client === client) this.dropClient();
@@ -412,4 +414,12 @@ export class TmuxHost implements PaneHost {
     );
     return run;
   }
+}
+
+/** Waits for `work` to settle, or `ms`, whichever comes first; never rejects. */
+async function within(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([work.catch(() => {}), timeout]);
+  clearTimeout(timer);
 }

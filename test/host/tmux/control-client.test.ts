@@ -106,6 +106,22 @@ describe('ControlClient', () => {
     const exit = await client.close(20);
     expect(exit).toMatchObject({ code: null, signal: 'SIGTERM' });
   });
+
+  it('kills with SIGKILL a client that outlives SIGTERM too', async () => {
+    const { proc, client } = start();
+    await client.ready;
+    // A client whose server no longer serves it: it neither leaves on EOF nor on SIGTERM.
+    proc.end = () => {};
+    const kill = proc.kill.bind(proc);
+    const signals: string[] = [];
+    proc.kill = (signal = 'SIGTERM') => {
+      signals.push(signal);
+      if (signal === 'SIGKILL') kill(signal);
+    };
+    const exit = await client.close(20);
+    expect(signals).toEqual(['SIGTERM', 'SIGKILL']);
+    expect(exit).toMatchObject({ code: null, signal: 'SIGKILL' });
+  });
 });
 
 describe('splitSequence (fake runner)', () => {
