@@ -10,23 +10,12 @@ import type { GridLine } from '../../src/ui/surface.js';
 import { DirtyRows } from '../../src/vt/dirty-rows.js';
 import { PaneTerminal } from '../../src/vt/terminal.js';
 import { offscreen, type Offscreen } from '../vt/helpers.js';
+import { prng as rng } from '../helpers/prng.js';
 
 const cleanup: Array<() => void> = [];
 afterEach(() => {
   for (const c of cleanup.splice(0)) c();
 });
-
-/** A small seeded generator (mulberry32), so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['hello', 'wörld', '宽字', 'e\u0301', '😀', '👨\u200d👩\u200d👧', '┌─┐', 'tab\tstop', 'x'.repeat(30), '中文字符', 'ok'];
 

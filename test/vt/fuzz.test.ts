@@ -4,21 +4,10 @@
 // holds the event loop for longer than a generous multiple of a baseline chunk measured here.
 import { describe, expect, it } from 'vitest';
 import { PaneTerminal } from '../../src/vt/terminal.js';
+import { prng } from '../helpers/prng.js';
 
 const CHUNKS = 100_000;
 const BATCH = 500;
-
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const HUGE = ['1000000000', '2147483647', '2147483648', '99999999999999999999', '65535', '65536', '4294967296', '0', '', '-1'];
 const FINALS = '@ABCDEFGHIJKLMPSTXZ`abcdefghlmnpqrstuvwxyz{|}~';
