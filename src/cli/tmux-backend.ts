@@ -94,7 +94,7 @@ function hostFor(team: string, root: string, teamDir: string, env: NodeJS.Proces
  * How pane bytes reach teamux: through a pipe-pane FIFO per pane (the default; tmux 3.3a's %output
  * escapes them one by one), or TEAMUX_TMUX_OUTPUT=control for control mode's %output.
  */
-function tmuxOutput(env: NodeJS.ProcessEnv): 'pipe' | 'control' {
+export function tmuxOutput(env: NodeJS.ProcessEnv): 'pipe' | 'control' {
   const value = env.TEAMUX_TMUX_OUTPUT;
   if (value === undefined || value === '' || value === 'pipe') return 'pipe';
   if (value === 'control') return 'control';
