@@ -169,7 +169,13 @@ export class TeamStore {
 
   /** Read and check team.json. */
   async readConfig(): Promise<{ ok: true; config: TeamConfig } | { ok: false; error: OpenError }> {
-    const raw = await this.backend.shared.readRaw();
+    let raw = await this.backend.shared.readRaw();
+    // An editor or a shell redirect that writes team.json in place leaves it empty or cut for a moment:
+    // read again a few times (25 → 200 ms apart, 375 ms in all) before calling the file broken.
+    for (let wait = 25; raw !== undefined && !raw.ok && wait <= 200; wait *= 2) {
+      await new Promise((r) => setTimeout(r, wait));
+      raw = await this.backend.shared.readRaw();
+    }
     if (raw === undefined) {
       return this.backend.kind === 'folder'
         ? { ok: false, error: { message: `no team at ${this.dir} (${this.paths.config} does not exist)`, hint: 'create one with `teamux init LAYOUT.yaml`, or pass the folder it printed with --team-dir' } }

@@ -48,6 +48,23 @@ describe('robustness', () => {
     expect(readFileSync(path.join(t.dir, 'teamux.log'), 'utf8')).toContain(`removed 1 temp file(s) left by writers that are gone: tasks/${path.basename(deadTmp)}`);
   });
 
+  it('team-json.written-in-place-by-another-process-is-read-once-it-is-whole', async () => {
+    const t = await makeTeam(['amy']);
+    cleanups.push(t.cleanup);
+    const file = t.store.paths.config;
+    const whole = readFileSync(file, 'utf8');
+    // Another process writes team.json in place, as an editor or `>` does: empty, then whole 120 ms later.
+    const editor = child(['-e', `const fs = require('fs'); fs.writeFileSync(${JSON.stringify(file)}, ''); console.log('empty'); setTimeout(() => fs.writeFileSync(${JSON.stringify(file)}, ${JSON.stringify(whole)}), 120);`]);
+    await waitFor(() => editor.out().includes('empty'), 'the file emptied', 20_000, 5);
+    const cfg = await t.store.config();
+    expect(cfg.members.map((m) => m.name)).toContain('amy');
+    expect(await editor.exit).toBe(0);
+    // A file that stays empty is still reported, naming the file.
+    writeFileSync(file, '');
+    const r = await t.store.readConfig();
+    expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/team\.json: the file is empty \(half-written\?\)/) } });
+  });
+
   it('corrupt-task.one-message-and-exit-code-for-every-verb', async () => {
     const t = await makeTeam(['amy']);
     cleanups.push(t.cleanup);
