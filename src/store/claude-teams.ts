@@ -6,18 +6,14 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { claudeFilesOf } from './claude.js';
-import { atomicWrite, DIR_MODE, ensureDir, writeJson } from './fsx.js';
+import { claudeFilesOf, writeOwnerScript } from './claude.js';
+import { DIR_MODE, ensureDir, writeJson } from './fsx.js';
 import type { TeamPaths } from './paths.js';
 
 /** Write the stand-in script (mode 0700) and return its path. */
 export async function writeTmuxShim(paths: TeamPaths, script: string): Promise<string> {
   await ensureDir(paths.claude);
-  await ensureDir(paths.tmuxShimBin);
-  const file = path.join(paths.tmuxShimBin, 'tmux');
-  await atomicWrite(file, script);
-  await fsp.chmod(file, 0o700);
-  return file;
+  return writeOwnerScript(path.join(paths.tmuxShimBin, 'tmux'), script);
 }
 
 /** Make the private folder a socket outside the team folder lives in (see tmux-shim/socket.ts). */

@@ -46,7 +46,11 @@ export function claudeStopScript(paths: TeamPaths): string {
 
 /** Write the Stop hook's Perl script (executable by the owner only). */
 export async function writeClaudeStopScript(paths: TeamPaths, script: string): Promise<string> {
-  const file = claudeStopScript(paths);
+  return writeOwnerScript(claudeStopScript(paths), script);
+}
+
+/** Write a script teamux runs (the hooks, the tmux stand-in) atomically, executable by the owner only; returns its path. */
+export async function writeOwnerScript(file: string, script: string): Promise<string> {
   await ensureDir(path.dirname(file));
   await atomicWrite(file, script);
   await chmod(file, 0o700);
@@ -60,11 +64,7 @@ export function claudeHookScript(paths: TeamPaths): string {
 
 /** Write the fast hooks' Perl script (executable by the owner only). */
 export async function writeClaudeHookScript(paths: TeamPaths, script: string): Promise<string> {
-  const file = claudeHookScript(paths);
-  await ensureDir(path.dirname(file));
-  await atomicWrite(file, script);
-  await chmod(file, 0o700);
-  return file;
+  return writeOwnerScript(claudeHookScript(paths), script);
 }
 
 /** What a Claude Code member is doing, as its hooks report it. */
