@@ -4,8 +4,9 @@
  * end offsets (the wrap flag in the offset's top bit), and, only for the lines that have them, their
  * attr runs and wide-character layout concatenated into one typed array each with end offsets. A
  * 5,000-line history of short lines is then a few strings and typed arrays instead of 5,000 objects,
- * strings and arrays (~80 bytes a line before any text). The newest block is open: its texts wait
- * in an array until it fills, then are joined. The store is a ring of at most `capacity` lines,
+ * strings and arrays (~80 bytes a line before any text). The newest block is open: its texts are
+ * copied as UTF-16 units into one growing array until it fills, then made one string, so no string
+ * per line lives long enough to be left behind as old garbage. The store is a ring of at most `capacity` lines,
  * oldest first; the oldest block is dropped once all its lines are older than that.
  */
 
@@ -19,11 +20,11 @@ const OFFSET = 0x7fffffff;
 
 /** Lines packed together; sealed blocks hold exactly BLOCK_LINES. */
 interface Block {
-  /** The lines' texts, joined (sealed), or one per line (open). */
+  /** The lines' texts, joined (sealed), or their UTF-16 units so far (open). */
   text: string;
-  texts: string[] | null;
+  units: Uint16Array | null;
   lines: number;
-  /** Per line: end offset of its text in `text` (or its length, open), the wrap flag in the top bit. */
+  /** Per line: end offset of its text in `text` (or in `units`, open), the wrap flag in the top bit. */
   ends: Uint32Array;
   /** Attr runs of all lines, concatenated, and per line the end of its runs there (null: no line has runs). */
   runs: Uint32Array | null;
@@ -36,7 +37,7 @@ interface Block {
 }
 
 function openBlock(): Block {
-  return { text: '', texts: [], lines: 0, ends: new Uint32Array(BLOCK_LINES), runs: null, runEnds: null, runCount: 0, layout: null, layoutEnds: null, layoutCount: 0 };
+  return { text: '', units: new Uint16Array(1024), lines: 0, ends: new Uint32Array(BLOCK_LINES), runs: null, runEnds: null, runCount: 0, layout: null, layoutEnds: null, layoutCount: 0 };
 }
 
 /** A copy of `array` with room for at least `need` entries. */
@@ -47,16 +48,16 @@ function grown<T extends Uint32Array | Uint16Array>(array: T | null, need: numbe
   return next;
 }
 
-/** Join an open block's texts and trim its arrays to what they hold. */
+/** The text of units [from, to) of an open block (one-byte when it can be: V8 checks). */
+function unitsText(units: Uint16Array, from: number, to: number): string {
+  return Buffer.from(units.buffer, units.byteOffset + from * 2, (to - from) * 2).toString('utf16le');
+}
+
+/** Make an open block's text one string and trim its arrays to what they hold. */
 function seal(block: Block): void {
-  const texts = block.texts!;
-  block.text = texts.join('');
-  block.texts = null;
-  let end = 0;
-  for (let i = 0; i < block.lines; i++) {
-    end += block.ends[i]! & OFFSET;
-    block.ends[i] = end | (block.ends[i]! & WRAPPED);
-  }
+  const end = block.lines === 0 ? 0 : block.ends[block.lines - 1]! & OFFSET;
+  block.text = unitsText(block.units!, 0, end);
+  block.units = null;
   if (block.runs) block.runs = block.runs.slice(0, block.runCount);
   if (block.layout) block.layout = block.layout.slice(0, block.layoutCount);
 }
@@ -88,8 +89,16 @@ export class HistoryStore {
       this.blocks.push(block);
     }
     const i = block.lines++;
-    block.texts!.push(line.text);
-    block.ends[i] = line.text.length | (line.wrapped ? WRAPPED : 0);
+    const text = line.text;
+    const from = i === 0 ? 0 : block.ends[i - 1]! & OFFSET;
+    let units = block.units!;
+    if (units.length < from + text.length) {
+      const more = new Uint16Array(Math.max(from + text.length, units.length * 2));
+      more.set(units.subarray(0, from));
+      block.units = units = more;
+    }
+    for (let k = 0; k < text.length; k++) units[from + k] = text.charCodeAt(k);
+    block.ends[i] = (from + text.length) | (line.wrapped ? WRAPPED : 0);
     if (line.runs || block.runEnds) {
       const runs = line.runs ?? EMPTY;
       block.runs = grown(block.runs, block.runCount + runs.length, (n) => new Uint32Array(n));
@@ -124,12 +133,9 @@ export class HistoryStore {
     const block = this.blocks[Math.floor(at / BLOCK_LINES)]!;
     const j = at % BLOCK_LINES;
     const wrapped = (block.ends[j]! & WRAPPED) !== 0;
-    let text: string;
-    if (block.texts) text = block.texts[j]!;
-    else {
-      const from = j === 0 ? 0 : block.ends[j - 1]! & OFFSET;
-      text = block.text.slice(from, block.ends[j]! & OFFSET);
-    }
+    const from = j === 0 ? 0 : block.ends[j - 1]! & OFFSET;
+    const to = block.ends[j]! & OFFSET;
+    const text = block.units ? unitsText(block.units, from, to) : block.text.slice(from, to);
     return { text, wrapped, runs: part(block.runs, block.runEnds, j), layout: part(block.layout, block.layoutEnds, j) };
   }
 
