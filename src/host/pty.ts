@@ -1,11 +1,19 @@
 /**
  * The node-pty host: each member runs in its own pseudo-terminal (TERM=xterm-256color), owned by
  * this process. Bytes arrive as UTF-8 strings; flow control maps to node-pty's pause/resume of the
- * master side. Disposing the host with `kill` ends every process it started: SIGTERM first, then
- * SIGKILL for any that linger.
+ * master side, and read pacing (holdReads) to stopping and starting the read of the master's
+ * descriptor, so that output waits in the kernel for the frame that shows it. Disposing the host
+ * with `kill` ends every process it started: SIGTERM first, then SIGKILL for any that linger.
  */
 import pty from 'node-pty';
 import type { Disposable, PaneExit, PaneHost, PaneProcess, PaneSpec } from './types.js';
+
+/** The libuv stream handle under node-pty's read socket (net.Socket's `_handle`). */
+interface ReadHandle {
+  reading: boolean;
+  readStop(): number;
+  readStart(): number;
+}
 
 const SIGNALS: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 9: 'SIGKILL', 15: 'SIGTERM', 6: 'SIGABRT', 11: 'SIGSEGV' };
 
@@ -14,6 +22,8 @@ class PtyPane implements PaneProcess {
   readonly id: string;
   // lifecycle
   private exited: PaneExit | null = null;
+  // read pacing: reading stopped by holdReads until releaseReads
+  private held = false;
   private readonly exitListeners = new Set<(e: PaneExit) => void>();
   private readonly subscriptions: Disposable[] = [];
 
@@ -78,6 +88,33 @@ class PtyPane implements PaneProcess {
 
   pause(): void {
     this.term.pause();
+  }
+
+  holdReads(): void {
+    if (this.held || this.exited) return;
+    const handle = this.readHandle();
+    // not reading (the stream's own back-pressure stopped it): nothing to hold
+    if (!handle?.reading) return;
+    // `reading` stays set: net.Socket would otherwise start reading again on the next tick
+    handle.readStop();
+    this.held = true;
+  }
+
+  releaseReads(): void {
+    if (!this.held) return;
+    this.held = false;
+    const handle = this.readHandle();
+    // the stream stopped reading itself meanwhile (back-pressure), and starts again itself
+    if (handle?.reading) handle.readStart();
+  }
+
+  // node-pty reads the master side through a tty.ReadStream; its libuv handle stops and starts
+  // reading the descriptor, and `reading` is the flag net.Socket keeps of whether it should
+  private readHandle(): ReadHandle | null {
+    const socket = (this.term as unknown as { _socket?: { destroyed?: boolean; _handle?: Partial<ReadHandle> | null } })._socket;
+    const handle = socket?._handle;
+    if (!socket || socket.destroyed || typeof handle?.readStop !== 'function' || typeof handle.readStart !== 'function') return null;
+    return handle as ReadHandle;
   }
 
   resume(): void {
