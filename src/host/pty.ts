@@ -5,6 +5,7 @@
  * descriptor, so that output waits in the kernel for the frame that shows it. Disposing the host
  * with `kill` ends every process it started: SIGTERM first, then SIGKILL for any that linger.
  */
+import { writeSync } from 'node:fs';
 import pty from 'node-pty';
 import type { Disposable, PaneExit, PaneHost, PaneProcess, PaneSpec } from './types.js';
 
@@ -53,7 +54,30 @@ class PtyPane implements PaneProcess {
   }
 
   write(data: string): void {
-    if (!this.exited) this.term.write(data);
+    if (this.exited) return;
+    // node-pty writes through libuv's thread pool (fs.write): a thread hand-off, and a wake-up of
+    // this loop when it is done, on every key. With nothing queued before it, input is written here
+    // at once (the descriptor is non-blocking); what the kernel does not take is queued as before.
+    const fd = this.writeFd();
+    if (fd === null || this.queuedInputBytes() > 0) {
+      this.term.write(data);
+      return;
+    }
+    const buffer = Buffer.from(data, 'utf8');
+    let written = 0;
+    try {
+      written = writeSync(fd, buffer);
+    } catch (err) {
+      // the terminal is full (EAGAIN): queue it all; any other error: the process is gone, its exit follows
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+    }
+    if (written < buffer.length) this.term.write(buffer.subarray(written));
+  }
+
+  // the master side's descriptor that node-pty writes to (its write stream's)
+  private writeFd(): number | null {
+    const fd = (this.term as unknown as { _writeStream?: { _fd?: unknown } })._writeStream?._fd;
+    return typeof fd === 'number' && fd >= 0 ? fd : null;
   }
 
   queuedInputBytes(): number {

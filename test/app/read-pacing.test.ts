@@ -2,7 +2,8 @@
 // listener delivers nothing until released, then what waited in one read, losing nothing; a process
 // that exits while held is seen to exit once released; and a pane printing a line every few ms,
 // wired to a real FrameScheduler as the multiplexer wires it, is read about once per frame, not once
-// per line, while every line still reaches its screen.
+// per line, while every line still reaches its screen. Input: keys go to the pty at once, and a paste
+// larger than the kernel's buffer is queued, with the keys after it kept behind it, byte for byte.
 import { afterEach, describe, expect, it } from 'vitest';
 import { FrameScheduler } from '../../src/app/frames.js';
 import { Pane } from '../../src/app/pane.js';
@@ -97,5 +98,36 @@ describe('read pacing on a pty', () => {
     // ~1 s of output at 30 frames a second: a read per frame and one more after it at most, far below a read per line
     expect(reads, `${reads} reads for ${lines} lines in ${frames} frames`).toBeLessThan(lines / 2);
     expect(reads).toBeLessThanOrEqual(2 * frames + 2);
+  });
+});
+
+describe('input to a pty', () => {
+  it('pty.keys-are-written-at-once-and-a-paste-larger-than-the-terminal-buffer-arrives-whole-and-in-order', async () => {
+    // raw mode (no line discipline limits); reads nothing for 300 ms, so the kernel's buffer fills
+    // and the rest of the paste must wait in the queue, behind which later keys must stay
+    const script = 'import os, sys, tty, time, hashlib\ntty.setraw(0)\nos.write(1, b"READY\\r\\n")\ntime.sleep(0.3)\ngot = b""\nwhile not got.endswith(b"ZZEND"):\n  got += os.read(0, 65536)\nos.write(1, b"\\r\\nGOT %d %s\\r\\n" % (len(got), hashlib.sha1(got).hexdigest().encode()))\ntime.sleep(60)\n';
+    const host = new PtyHost();
+    cleanups.push(() => host.dispose({ kill: true }));
+    const proc = await host.spawn({ id: 'p', command: 'python3', args: ['-c', script], cwd: process.cwd(), env: {}, cols: 80, rows: 24 });
+    let text = '';
+    proc.onData((d) => (text += String(d)));
+    // setraw flushes input written before it (TCSAFLUSH): send once the process is raw
+    await waitFor(() => text.includes('READY'), 'the process to set raw mode', 20_000);
+    let sent = '';
+    const send = (s: string): void => {
+      sent += s;
+      proc.write(s);
+    };
+    for (let i = 0; i < 50; i++) send(String.fromCharCode(97 + (i % 26)));
+    expect(proc.queuedInputBytes!(), 'keys are in the kernel at once, not queued for a thread').toBe(0);
+    send(Array.from({ length: 6_000 }, (_, i) => `paste line ${i} é ✓\n`).join(''));
+    expect(proc.queuedInputBytes!(), 'the kernel did not take the whole paste at once').toBeGreaterThan(0);
+    for (let i = 0; i < 50; i++) send(String.fromCharCode(65 + (i % 26)));
+    send('ZZEND');
+    const got = await waitFor(() => /GOT (\d+) ([0-9a-f]{40})/.exec(text), 'the process to read everything', 30_000);
+    const bytes = Buffer.from(sent, 'utf8');
+    const { createHash } = await import('node:crypto');
+    expect(Number(got[1])).toBe(bytes.length);
+    expect(got[2], 'the same bytes in the same order').toBe(createHash('sha1').update(bytes).digest('hex'));
   });
 });
