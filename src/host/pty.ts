@@ -16,6 +16,13 @@ interface ReadHandle {
   readStart(): number;
 }
 
+/**
+ * A read this long means the process is streaming (a read returns what the kernel holds: a line
+ * printer's reads are a line, a `cat`'s are kilobytes): its reads are never held, or it would be read
+ * once a frame, a few KiB at a time, and a 30 MB cat would crawl at ~120 KiB/s.
+ */
+const STREAMING_READ = 1024;
+
 const SIGNALS: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 9: 'SIGKILL', 15: 'SIGTERM', 6: 'SIGABRT', 11: 'SIGSEGV' };
 
 class PtyPane implements PaneProcess {
@@ -25,11 +32,14 @@ class PtyPane implements PaneProcess {
   private exited: PaneExit | null = null;
   // read pacing: reading stopped by holdReads until releaseReads
   private held = false;
+  private lastRead = 0;
   private readonly exitListeners = new Set<(e: PaneExit) => void>();
   private readonly subscriptions: Disposable[] = [];
 
   constructor(private readonly term: pty.IPty, id: string) {
     this.id = id;
+    // first of the data listeners: the size of the read is known when a later one asks to hold
+    this.subscriptions.push(term.onData((data) => (this.lastRead = data.length)));
     this.subscriptions.push(term.onExit(({ exitCode, signal }) => {
       this.exited = signal ? { exitCode: null, signal: SIGNALS[signal] ?? `signal ${signal}` } : { exitCode, signal: null };
       this.dropQueuedInput();
@@ -115,7 +125,7 @@ class PtyPane implements PaneProcess {
   }
 
   holdReads(): void {
-    if (this.held || this.exited) return;
+    if (this.held || this.exited || this.lastRead >= STREAMING_READ) return;
     const handle = this.readHandle();
     // not reading (the stream's own back-pressure stopped it): nothing to hold
     if (!handle?.reading) return;

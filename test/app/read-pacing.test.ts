@@ -99,6 +99,35 @@ describe('read pacing on a pty', () => {
     expect(reads, `${reads} reads for ${lines} lines in ${frames} frames`).toBeLessThan(lines / 2);
     expect(reads).toBeLessThanOrEqual(2 * frames + 2);
   });
+
+  it('pane.a-pane-streaming-megabytes-is-not-held-to-a-read-per-frame', async () => {
+    // 8 MiB as fast as the pty takes it: held once a frame, it would arrive a few KiB per frame
+    // (~120 KiB/s, over a minute); read freely, in a few seconds even on a loaded machine
+    const lines = Math.floor((8 * 2 ** 20) / 80);
+    const host = new PtyHost();
+    cleanups.push(() => host.dispose({ kill: true }));
+    let frames = 0;
+    const scheduler = new FrameScheduler(systemClock, () => frames++, (err) => {
+      throw err;
+    });
+    cleanups.push(() => scheduler.stop());
+    const script = `$|=1; my $line = ("x" x 79) . "\n"; print $line for 1..${lines}; print "DONE\n"; sleep(60);`;
+    const pane = new Pane({ id: 'p', command: 'perl', args: ['-e', script], cwd: process.cwd(), env: {}, cols: 80, rows: 24 }, 'shell', false, true, 1_000, (cause, source) => scheduler.request(cause, source), () => {});
+    cleanups.push(() => pane.dispose());
+    await pane.start(host);
+    let received = 0;
+    let tail = '';
+    pane.proc!.onData((d) => {
+      const s = String(d);
+      received += s.length;
+      tail = (tail + s).slice(-16);
+    });
+    await waitFor(() => tail.includes('DONE'), 'the pane to stream 8 MiB', 60_000);
+    // the tty turns each LF into CRLF: 81 characters a line
+    expect(received).toBeGreaterThanOrEqual(lines * 81);
+    // a read per frame would be ~2,000 frames of ~4 KiB; streaming reads are many per frame
+    expect(received / Math.max(1, frames), `${received} characters in ${frames} frames`).toBeGreaterThan(16 * 1024);
+  });
 });
 
 describe('input to a pty', () => {
