@@ -155,6 +155,7 @@ export class Multiplexer {
       this.own(() => wake.dispose());
     }
     this.requestFrame();
+    this.opts.onScreenUp?.();
   }
 
   /**
