@@ -67,9 +67,12 @@ const result = await esbuild.build({
 const outputs = Object.entries(result.metafile.outputs).filter(([file]) => file.endsWith('.js'));
 const kib = outputs.reduce((sum, [, o]) => sum + o.bytes, 0) / 1024;
 
-// The screen's bundle: one CommonJS script (vm.Script takes a script, not a module), run by
-// src/cli/code-cache.ts with `require`, `__filename` and `__dirname` as a CommonJS module has them.
+// The screen's bundle: one CommonJS script (vm.Script takes a script, not a module), already wrapped
+// as Node wraps a CommonJS module: src/cli/code-cache.ts compiles the file as it is and calls the
+// function with `exports`, `require`, `module`, `__filename` and `__dirname`. Its first line holds a
+// hash of the rest (written in place below, so the source map's lines stay right).
 const screen = path.join(bootdir, 'screen.cjs');
+const HASH_PLACEHOLDER = '0'.repeat(64);
 await esbuild.build({
   absWorkingDir: root,
   entryPoints: [entry],
@@ -78,20 +81,23 @@ await esbuild.build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  // The Stop-hook entry (.cjs) is bundled too: a script has no module loader to import it with.
-  external: EXTERNAL,
+  // The Stop-hook entry (.cjs) is bundled too: a script has no module loader to import it with. So
+  // is proper-lockfile (plain JavaScript, loaded by every start): in here it is in the code cache.
+  external: EXTERNAL.filter((p) => p !== 'proper-lockfile'),
   plugins: [zodEnglishOnly()],
   // import.meta has no meaning in a script: its url is this file's, so ../../bin still names bin/.
   define: { 'import.meta.url': '__teamuxImportMetaUrl' },
-  banner: { js: "var __teamuxImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  banner: { js: `// teamux screen bundle ${HASH_PLACEHOLDER}\n(function (exports, require, module, __filename, __dirname) {\nvar __teamuxImportMetaUrl = require('node:url').pathToFileURL(__filename).href;` },
+  footer: { js: '})' },
   sourcemap: 'linked',
   logLevel: 'warning',
 });
-const code = readFileSync(screen);
-// The loader reads an all-ASCII file as latin1, a faster decode than UTF-8 (esbuild leaves regular
-// expressions and comments as written, so a few non-ASCII characters remain).
-const charset = code.every((b) => b < 0x80) ? 'latin1' : 'utf8';
-writeFileSync(screen, Buffer.concat([Buffer.from(`// teamux screen bundle ${createHash('sha256').update(code).digest('hex')} ${charset}\n`), code]));
+// All ASCII, so that the loader can read it as latin1 (a plain copy; UTF-8 text would also make V8
+// keep two bytes a character): esbuild escapes strings but leaves regular expressions and comments
+// as written, and there a \uXXXX escape means the same character.
+const text = readFileSync(screen, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const firstLine = text.indexOf('\n');
+writeFileSync(screen, text.replace(HASH_PLACEHOLDER, createHash('sha256').update(text.slice(firstLine + 1)).digest('hex')), 'latin1');
 // Both bundles must not look older than the sources they were made from (bin/teamux compares them).
 for (const out of [path.join(outdir, 'main.js'), screen]) {
   if (statSync(out).mtimeMs < statSync(entry).mtimeMs) {

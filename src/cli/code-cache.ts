@@ -20,6 +20,8 @@ import vm from 'node:vm';
 import { keepYoungGenerationSmall } from './screen-heap.js';
 import type { ScreenBoot } from './context.js';
 
+/** The first line of a screen bundle: this, then a sha256 of the rest (scripts/bundle.mjs). */
+const BUNDLE_HEAD = /^\/\/ teamux screen bundle [0-9a-f]{64}$/;
 /** The first bytes of a cache file; the version changes when the format does. */
 const MAGIC = 'TEAMUX-CODE-CACHE 1 ';
 /** Cache files kept in the folder (other checkouts and Node versions have their own). */
@@ -128,18 +130,21 @@ export interface LoadedBundle {
   save(): void;
 }
 
-/** Compile and run the CommonJS bundle `file` with the code cache (none when `useCache` is false). */
-export function loadBundle(file: string, env: NodeJS.ProcessEnv, useCache = env.TEAMUX_CODE_CACHE !== '0'): LoadedBundle {
-  const raw = readFileSync(file);
-  const head = raw.subarray(0, raw.indexOf(10)).toString('latin1');
-  // The first line says whether the file is all ASCII (scripts/bundle.mjs).
-  const source = raw.toString(head.endsWith(' latin1') ? 'latin1' : 'utf8');
+/**
+ * Compile and run the screen bundle `file` with the code cache (none when `useCache` is false); null
+ * when the file is not a screen bundle (then nothing has run).
+ */
+export function loadBundle(file: string, env: NodeJS.ProcessEnv, useCache = env.TEAMUX_CODE_CACHE !== '0'): LoadedBundle | null {
+  // All ASCII (scripts/bundle.mjs), so latin1 reads it as it is: a plain copy, one byte a character.
+  const source = readFileSync(file, 'latin1');
+  const head = source.slice(0, source.indexOf('\n'));
+  if (!BUNDLE_HEAD.test(head)) return null;
   const dir = useCache ? codeCacheDir(env) : null;
   const folderProblem = dir ? ownFolder(dir) : 'off';
   const cache = dir && !folderProblem ? cacheFile(dir, cacheKey(file, head)) : null;
   const found = cache ? readCodeCache(cache) : { data: null, why: '' };
-  // The same wrapper as Node's own for CommonJS, on the first line, so line numbers stay the file's.
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  // The file is one function expression, wrapped as Node wraps a CommonJS module.
+  const script = new vm.Script(source, {
     filename: file,
     ...(found.data ? { cachedData: found.data } : {}),
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
@@ -167,11 +172,13 @@ export function loadBundle(file: string, env: NodeJS.ProcessEnv, useCache = env.
 /**
  * Run a screen verb from the bundle `file`: V8's flags first (a cache made under other flags is
  * refused), then the bundle, whose main() is told how its code was loaded and saves the cache once
- * the screen is up.
+ * the screen is up. False when `file` is not a screen bundle (the caller runs the CLI another way).
  */
-export async function runScreenBundle(file: string, env: NodeJS.ProcessEnv, verb: string): Promise<void> {
+export async function runScreenBundle(file: string, env: NodeJS.ProcessEnv, verb: string): Promise<boolean> {
   keepYoungGenerationSmall(verb, env);
   const bundle = loadBundle(file, env);
+  if (!bundle) return false;
   const boot: ScreenBoot = { note: bundle.note, up: () => setImmediate(() => bundle.save()) };
   await (bundle.exports.main as (boot: ScreenBoot) => Promise<void>)(boot);
+  return true;
 }
