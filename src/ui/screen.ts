@@ -5,7 +5,9 @@
  * into tokens, a lone ESC turned into a key after a short quiet time measured on the given clock.
  * blessed reads no input itself (it gets an idle stream); keys come only through onInput.
  */
-import blessed, { type Widgets } from 'blessed';
+import type { Widgets } from 'blessed';
+// The Screen widget alone: blessed's main module loads every widget (see blessed-screen.d.ts).
+import BlessedScreen from 'blessed/lib/widgets/screen.js';
 import { PassThrough } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { InputTokenizer, type InputToken } from '../keys/input.js';
@@ -67,7 +69,7 @@ export class TerminalScreen implements Surface {
 
   constructor(private readonly input: NodeJS.ReadStream, private readonly output: NodeJS.WriteStream, title: string, private readonly clock: Clock) {
     installBlessedAttrs();
-    this.screen = blessed.screen({
+    this.screen = BlessedScreen({
       input: new PassThrough() as unknown as NodeJS.WriteStream,
       output,
       terminal: 'xterm-256color',
