@@ -65,7 +65,8 @@ function ownFolder(dir: string): string | null {
 /** The cache's name for this bundle: its hash (first line), size and mtime, Node, V8 and Node's flags. */
 export function cacheKey(bundle: string, head: string): string {
   const st = statSync(bundle);
-  const parts = [head, st.size, st.mtimeMs, process.version, process.versions.v8, process.arch, process.execArgv.join(' '), process.env.NODE_OPTIONS ?? ''];
+  // Whole seconds: a copy made with its times kept (cp -p, the benchmarks' snapshot) may lose the rest.
+  const parts = [head, st.size, Math.trunc(st.mtimeMs / 1000), process.version, process.versions.v8, process.arch, process.execArgv.join(' '), process.env.NODE_OPTIONS ?? ''];
   return createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 32);
 }
 
