@@ -69,13 +69,16 @@ const CODEPOINT_MASK = 0x1fffff;
 const IS_COMBINED = 0x200000;
 const WIDTH_SHIFT = 22;
 
-// The string of each one-unit code point below U+3000 (Latin, box drawing, symbols), made once:
-// a cell's text is then a table read, not a new string.
+// The string of each one-unit code point below U+3000 (Latin, box drawing, symbols), made the first
+// time a cell shows it: a cell's text is then a table read, not a new string. Made on use, not all
+// at start-up: the whole table is ~0.4 MiB of heap (12,288 strings), a screen uses a few hundred.
 const UNIT_TABLE_SIZE = 0x3000;
-const unitStrings: string[] = Array.from({ length: UNIT_TABLE_SIZE }, (_, cp) => (cp === 0 ? ' ' : String.fromCharCode(cp)));
+const unitStrings: (string | undefined)[] = new Array<string | undefined>(UNIT_TABLE_SIZE);
+unitStrings[0] = ' ';
 
 function charOf(cp: number): string {
-  return cp < UNIT_TABLE_SIZE ? unitStrings[cp]! : String.fromCodePoint(cp);
+  if (cp >= UNIT_TABLE_SIZE) return String.fromCodePoint(cp);
+  return unitStrings[cp] ?? (unitStrings[cp] = String.fromCharCode(cp));
 }
 
 // the content word of a blank cell (no code point, width 1), for cells past the end of a line

@@ -2,9 +2,9 @@
  * Compact history: the scrollback lines older than the few hundred xterm keeps. xterm stores every
  * line at full width, 12 bytes a cell (a 5,000-line scrollback of 120 columns is 7 MiB even when
  * the lines are short); here a line is its text with trailing blanks trimmed, plus, only when
- * needed, the runs of its packed attrs and the cell layout of wide or combined characters. The
- * store is a ring of at most `capacity` lines, oldest first, fed with each line xterm is about to
- * drop and read back into Cells like a live row.
+ * needed, the runs of its packed attrs and the cell layout of wide or combined characters: encoded
+ * from each line xterm is about to drop and read back into Cells like a live row. The lines are
+ * kept packed in blocks by HistoryStore (history-store.ts).
  */
 
 import { ATTR_DEFAULT } from './attr.js';
@@ -181,46 +181,4 @@ export function expandLine(line: CompactLine | undefined, cols: number, out: Cel
 /** The text of a compact line (what snapshotText shows), right-trimmed. */
 export function lineText(line: CompactLine): string {
   return line.text.replace(/ +$/, '');
-}
-
-/** A ring of at most `capacity` compact lines, oldest first. */
-export class HistoryStore {
-  private lines: (CompactLine | undefined)[] = [];
-  private start = 0;
-  private count = 0;
-  /** Lines ever added (also those since dropped): a position that only grows. */
-  added = 0;
-
-  constructor(readonly capacity: number) {}
-
-  /** Lines held. */
-  get length(): number {
-    return this.count;
-  }
-
-  /** Add a line at the newest end, dropping the oldest when full. */
-  push(line: CompactLine): void {
-    this.added++;
-    if (this.capacity <= 0) return;
-    if (this.count < this.capacity) {
-      this.lines[(this.start + this.count) % this.capacity] = line;
-      this.count++;
-      return;
-    }
-    this.lines[this.start] = line;
-    this.start = (this.start + 1) % this.capacity;
-  }
-
-  /** Line i, 0 being the oldest held. */
-  get(i: number): CompactLine | undefined {
-    if (i < 0 || i >= this.count) return undefined;
-    return this.lines[(this.start + i) % this.capacity];
-  }
-
-  /** Forget every line (ED 3, RIS). */
-  clear(): void {
-    this.lines = [];
-    this.start = 0;
-    this.count = 0;
-  }
 }
