@@ -89,7 +89,12 @@ export function readCodeCache(file: string): { data: Buffer | null; why: string 
     if (!st.isFile()) return { data: null, why: 'not a file' };
     const unsafe = unsafeReason(st, 'the file');
     if (unsafe) return { data: null, why: unsafe };
-    const raw = readFileSync(fd);
+    let raw: Buffer;
+    try {
+      raw = readFileSync(fd);
+    } catch (err) {
+      return { data: null, why: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+    }
     const nl = raw.indexOf(10);
     const head = nl > 0 ? raw.subarray(0, nl).toString('latin1') : '';
     const data = raw.subarray(nl + 1);
@@ -165,7 +170,12 @@ export function loadBundle(file: string, env: NodeJS.ProcessEnv, useCache = env.
     save() {
       if (saved || !dir || !cache) return;
       saved = true;
-      writeCodeCache(dir, cache, script.createCachedData());
+      // It runs on the screen's event loop: whatever goes wrong costs the next start its cache, nothing more.
+      try {
+        writeCodeCache(dir, cache, script.createCachedData());
+      } catch {
+        // No cache written.
+      }
     },
   };
 }
