@@ -22,7 +22,7 @@ import {
   packAttr,
 } from './attr.js';
 import { nearestPaletteIndexOf } from './palette.js';
-import { rawLineOf } from './xterm-internals.js';
+import { CODEPOINT_MASK, IS_COMBINED, rawLineOf, WIDTH_SHIFT } from './xterm-internals.js';
 
 /** One screen cell: the text drawn there, its column width, its packed attr. */
 export interface Cell {
@@ -64,10 +64,6 @@ interface RawAttributes {
 /** Set in xterm's bg word when the cell carries extended attrs (underline style/colour, links). */
 const BG_HAS_EXTENDED = 0x10000000;
 
-// xterm's content word (common/buffer/Constants.ts): code point, "text is in _combined", width
-const CODEPOINT_MASK = 0x1fffff;
-const IS_COMBINED = 0x200000;
-const WIDTH_SHIFT = 22;
 
 // The string of each one-unit code point below U+3000 (Latin, box drawing, symbols), made the first
 // time a cell shows it: a cell's text is then a table read, not a new string. Made on use, not all

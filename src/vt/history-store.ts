@@ -10,7 +10,10 @@
  * oldest first; the oldest block is dropped once all its lines are older than that.
  */
 
+import { ATTR_DEFAULT } from './attr.js';
 import type { CompactLine } from './history.js';
+import { CODEPOINT_MASK, IS_COMBINED, WIDTH_SHIFT } from './xterm-internals.js';
+
 
 /** Lines a block holds. */
 export const BLOCK_LINES = 256;
@@ -36,8 +39,27 @@ interface Block {
   layoutCount: number;
 }
 
-function openBlock(): Block {
-  return { text: '', units: new Uint16Array(1024), lines: 0, ends: new Uint32Array(BLOCK_LINES), runs: null, runEnds: null, runCount: 0, layout: null, layoutEnds: null, layoutCount: 0 };
+/**
+ * The open block's arrays, kept by the store and handed to each block it opens: a block sealed gets
+ * exact copies, so a pane printing megabytes fills the same few arrays again and again instead of
+ * growing new ones for every 256 lines (memory outside the heap that glibc is slow to give back).
+ */
+interface Scratch {
+  units: Uint16Array;
+  ends: Uint32Array;
+  runs: Uint32Array;
+  runEnds: Uint32Array;
+  layout: Uint16Array;
+  layoutEnds: Uint32Array;
+}
+
+function newScratch(): Scratch {
+  const ends = () => new Uint32Array(BLOCK_LINES);
+  return { units: new Uint16Array(1024), ends: ends(), runs: new Uint32Array(64), runEnds: ends(), layout: new Uint16Array(64), layoutEnds: ends() };
+}
+
+function openBlock(scratch: Scratch): Block {
+  return { text: '', units: scratch.units, lines: 0, ends: scratch.ends, runs: null, runEnds: null, runCount: 0, layout: null, layoutEnds: null, layoutCount: 0 };
 }
 
 /** A copy of `array` with room for at least `need` entries. */
@@ -53,18 +75,44 @@ function unitsText(units: Uint16Array, from: number, to: number): string {
   return Buffer.from(units.buffer, units.byteOffset + from * 2, (to - from) * 2).toString('utf16le');
 }
 
-/** Make an open block's text one string and trim its arrays to what they hold. */
+/** The open block's units, grown (in the scratch too) to hold at least `need`. */
+function unitsFor(block: Block, scratch: Scratch, need: number): Uint16Array {
+  const units = block.units!;
+  if (units.length >= need) return units;
+  const more = new Uint16Array(Math.max(need, units.length * 2));
+  more.set(units);
+  block.units = scratch.units = more;
+  return more;
+}
+
+/** The open block's runs (taken from the scratch on first use), with room for `more` entries. */
+function runsFor(block: Block, scratch: Scratch, more: number): Uint32Array {
+  block.runs = scratch.runs = grown(block.runs ?? scratch.runs, block.runCount + more, (n) => new Uint32Array(n));
+  return block.runs;
+}
+
+/** The open block's run ends, taken from the scratch on first use: the lines before have none. */
+function runEndsOf(block: Block, scratch: Scratch, line: number): Uint32Array {
+  if (!block.runEnds) block.runEnds = scratch.runEnds.fill(0, 0, line);
+  return block.runEnds;
+}
+
+/** Make an open block's text one string and its arrays copies of what they hold (the scratch stays). */
 function seal(block: Block): void {
   const end = block.lines === 0 ? 0 : block.ends[block.lines - 1]! & OFFSET;
   block.text = unitsText(block.units!, 0, end);
   block.units = null;
+  block.ends = block.ends.slice(0, block.lines);
   if (block.runs) block.runs = block.runs.slice(0, block.runCount);
+  if (block.runEnds) block.runEnds = block.runEnds.slice(0, block.lines);
   if (block.layout) block.layout = block.layout.slice(0, block.layoutCount);
+  if (block.layoutEnds) block.layoutEnds = block.layoutEnds.slice(0, block.lines);
 }
 
 /** A ring of at most `capacity` compact lines, oldest first, packed in blocks. */
 export class HistoryStore {
   private blocks: Block[] = [];
+  private readonly scratch = newScratch();
   // lines of the first block already dropped, and lines held
   private head = 0;
   private count = 0;
@@ -82,39 +130,104 @@ export class HistoryStore {
   push(line: CompactLine): void {
     this.added++;
     if (this.capacity <= 0) return;
-    let block = this.blocks[this.blocks.length - 1];
-    if (!block || block.lines === BLOCK_LINES) {
-      if (block) seal(block);
-      block = openBlock();
-      this.blocks.push(block);
-    }
-    const i = block.lines++;
+    const block = this.openLine();
+    const i = block.lines - 1;
     const text = line.text;
     const from = i === 0 ? 0 : block.ends[i - 1]! & OFFSET;
-    let units = block.units!;
-    if (units.length < from + text.length) {
-      const more = new Uint16Array(Math.max(from + text.length, units.length * 2));
-      more.set(units.subarray(0, from));
-      block.units = units = more;
-    }
+    const units = unitsFor(block, this.scratch, from + text.length);
     for (let k = 0; k < text.length; k++) units[from + k] = text.charCodeAt(k);
     block.ends[i] = (from + text.length) | (line.wrapped ? WRAPPED : 0);
     if (line.runs || block.runEnds) {
       const runs = line.runs ?? EMPTY;
-      block.runs = grown(block.runs, block.runCount + runs.length, (n) => new Uint32Array(n));
-      block.runs.set(runs, block.runCount);
+      runsFor(block, this.scratch, runs.length).set(runs, block.runCount);
       block.runCount += runs.length;
-      block.runEnds ??= new Uint32Array(BLOCK_LINES);
-      block.runEnds[i] = block.runCount;
+      runEndsOf(block, this.scratch, i)[i] = block.runCount;
     }
-    if (line.layout || block.layoutEnds) {
-      const layout = line.layout ?? EMPTY16;
-      block.layout = grown(block.layout, block.layoutCount + layout.length, (n) => new Uint16Array(n));
-      block.layout.set(layout, block.layoutCount);
-      block.layoutCount += layout.length;
-      block.layoutEnds ??= new Uint32Array(BLOCK_LINES);
+    this.pushLayout(block, i, line.layout);
+    this.dropOldest();
+  }
+
+  /**
+   * Add a line straight from xterm's cell words (3 per cell: content, fg, bg; see compactWords),
+   * writing its units and attr runs into the open block without making an object, a string or an
+   * array for it: a pane printing megabytes moves every line through here, and per-line garbage
+   * there was most of the screen's allocation (and its scavenges) while it did. Returns false, and
+   * adds nothing, for a line with a wide, combined or astral cell: those go through compactWords and
+   * push. `attrAt(x)` gives the packed attr of cell x, asked once per change of attribute words.
+   */
+  pushWords(data: Uint32Array, cols: number, wrapped: boolean, attrAt: (x: number) => number): boolean {
+    let end = cols;
+    while (end > 0) {
+      const w = (end - 1) * 3;
+      const cp = data[w]! & (CODEPOINT_MASK | IS_COMBINED);
+      if ((cp !== 0 && cp !== 0x20) || data[w + 1] !== 0 || data[w + 2] !== 0 || data[w]! >>> WIDTH_SHIFT !== 1) break;
+      end--;
+    }
+    for (let x = 0; x < end; x++) {
+      const content = data[x * 3]!;
+      if ((content & (CODEPOINT_MASK | IS_COMBINED)) >= 0xd800 || content >>> WIDTH_SHIFT !== 1) return false;
+    }
+    this.added++;
+    if (this.capacity <= 0) return true;
+    const block = this.openLine();
+    const i = block.lines - 1;
+    const from = i === 0 ? 0 : block.ends[i - 1]! & OFFSET;
+    const units = unitsFor(block, this.scratch, from + end);
+    for (let x = 0; x < end; x++) {
+      const cp = data[x * 3]! & CODEPOINT_MASK;
+      units[from + x] = cp === 0 ? 0x20 : cp;
+    }
+    block.ends[i] = (from + end) | (wrapped ? WRAPPED : 0);
+    // the runs, written where the block keeps them; a line without any adds none
+    const start = block.runCount;
+    let attr = ATTR_DEFAULT;
+    let lastFg = 0;
+    let lastBg = 0;
+    for (let x = 0; x < end; x++) {
+      const fg = data[x * 3 + 1]!;
+      const bg = data[x * 3 + 2]!;
+      if (fg === lastFg && bg === lastBg) continue;
+      lastFg = fg;
+      lastBg = bg;
+      const next = fg === 0 && bg === 0 ? ATTR_DEFAULT : attrAt(x);
+      if (next === attr) continue;
+      attr = next;
+      const runs = runsFor(block, this.scratch, 2);
+      runs[block.runCount++] = x;
+      runs[block.runCount++] = attr;
+    }
+    if (block.runCount > start || block.runEnds) runEndsOf(block, this.scratch, i)[i] = block.runCount;
+    this.pushLayout(block, i, null);
+    this.dropOldest();
+    return true;
+  }
+
+  /** The open block with one more line in it (sealing a full one and opening the next). */
+  private openLine(): Block {
+    let block = this.blocks[this.blocks.length - 1];
+    if (!block || block.lines === BLOCK_LINES) {
+      if (block) seal(block);
+      block = openBlock(this.scratch);
+      this.blocks.push(block);
+    }
+    block.lines++;
+    return block;
+  }
+
+  /** Line i's layout (none: an empty one, once some line of the block has one). */
+  private pushLayout(block: Block, i: number, layout: Uint16Array | null): void {
+    if (layout || block.layoutEnds) {
+      const entries = layout ?? EMPTY16;
+      block.layout = this.scratch.layout = grown(block.layout ?? this.scratch.layout, block.layoutCount + entries.length, (n) => new Uint16Array(n));
+      block.layout.set(entries, block.layoutCount);
+      block.layoutCount += entries.length;
+      if (!block.layoutEnds) block.layoutEnds = this.scratch.layoutEnds.fill(0, 0, i);
       block.layoutEnds[i] = block.layoutCount;
     }
+  }
+
+  /** Count the line just added; when full, the oldest line goes, and its block once all of its lines have. */
+  private dropOldest(): void {
     if (this.count < this.capacity) {
       this.count++;
       return;

@@ -9,6 +9,7 @@
 
 import { ATTR_DEFAULT } from './attr.js';
 import type { Cell } from './cells.js';
+import { CODEPOINT_MASK, IS_COMBINED, WIDTH_SHIFT } from './xterm-internals.js';
 
 /** One line of history. */
 export interface CompactLine {
@@ -59,15 +60,9 @@ export function compactLine(cells: readonly Readonly<Cell>[], cols: number, wrap
   return { text, layout, runs: runs.length > 0 ? Uint32Array.from(runs) : null, wrapped };
 }
 
-// xterm's cell words (common/buffer/Constants.ts): content is the code point, a combined flag and
-// the width; fg and bg are 0 for the default attributes
-const CODEPOINT_MASK = 0x1fffff;
-const IS_COMBINED = 0x200000;
-const WIDTH_SHIFT = 22;
-
 /**
- * Encode a line straight from xterm's cell words (3 per cell: content, fg, bg): the fast path for
- * every line that leaves xterm's scrollback. `attrAt(x)` gives the packed attr of a cell whose
+ * Encode a line straight from xterm's cell words (3 per cell: content, fg, bg): for a line leaving
+ * xterm's scrollback that HistoryStore.pushWords does not take (wide, combined or astral cells). `attrAt(x)` gives the packed attr of a cell whose
  * attribute words are not the defaults; it is asked once per change of words.
  */
 export function compactWords(data: Uint32Array, combined: Record<number, string>, cols: number, wrapped: boolean, attrAt: (x: number) => number): CompactLine {

@@ -1,7 +1,7 @@
 // The packed history store (issue 12, memory): lines pushed in come back exactly, oldest first, across
 // block boundaries, while the ring drops the oldest, and through a pane's scrollback read as rows.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CompactLine } from '../../src/vt/history.js';
+import { compactWords, type CompactLine } from '../../src/vt/history.js';
 import { BLOCK_LINES, HistoryStore } from '../../src/vt/history-store.js';
 import { PaneTerminal, XTERM_SCROLLBACK } from '../../src/vt/terminal.js';
 import { prng } from '../helpers/prng.js';
@@ -30,7 +30,65 @@ function randomLine(rand: () => number, n: number): CompactLine {
 const plain = (line: CompactLine | undefined) =>
   line && { text: line.text, wrapped: line.wrapped, runs: line.runs && [...line.runs], layout: line.layout && [...line.layout] };
 
+/**
+ * Random xterm cell words (content, fg, bg per cell) for `cols` cells: plain ASCII, Latin-1 and box
+ * drawing, default or coloured attribute words, trailing blanks; `odd` adds a wide, combined or astral
+ * cell that pushWords must refuse. Returns the words and attrAt (the packed attr of a cell's words).
+ */
+function randomWords(rand: () => number, cols: number, odd: boolean): { data: Uint32Array; attrAt: (x: number) => number } {
+  const data = new Uint32Array(cols * 3);
+  const used = Math.floor(rand() * (cols + 1));
+  const chars = [0x61, 0x7a, 0x20, 0xe9, 0x2500, 0];
+  let fg = 0;
+  let bg = 0;
+  for (let x = 0; x < cols; x++) {
+    if (rand() < 0.2) fg = rand() < 0.5 ? 0 : 0x1000000 | Math.floor(rand() * 256);
+    if (rand() < 0.1) bg = rand() < 0.5 ? 0 : 0x2000000 | Math.floor(rand() * 256);
+    const cp = x < used ? chars[Math.floor(rand() * chars.length)]! : 0;
+    data[x * 3] = cp | (1 << 22);
+    data[x * 3 + 1] = x < used ? fg : 0;
+    data[x * 3 + 2] = x < used ? bg : 0;
+  }
+  if (odd && cols > 2) {
+    const x = Math.floor(rand() * (cols - 1));
+    const kind = Math.floor(rand() * 3);
+    // a wide cell (width 2, then a width-0 cell), a combined one, or an astral code point
+    if (kind === 0) [data[x * 3], data[x * 3 + 3]] = [0x6f22 | (2 << 22), 0];
+    else if (kind === 1) data[x * 3] = 0x200000 | (1 << 22);
+    else data[x * 3] = 0x1f600 | (1 << 22);
+  }
+  return { data, attrAt: (x) => ((data[x * 3 + 1]! & 0xff) << 9) | (data[x * 3 + 2]! & 0xff) | 0x40000 };
+}
+
 describe('HistoryStore', () => {
+  it('history-store.words-pushed-straight-read-back-as-compactWords-makes-them', () => {
+    const rand = prng(7);
+    const capacity = BLOCK_LINES * 2 + 9;
+    const straight = new HistoryStore(capacity);
+    const reference = new HistoryStore(capacity);
+    let refused = 0;
+    for (let n = 0; n < BLOCK_LINES * 5; n++) {
+      const cols = 1 + Math.floor(rand() * 100);
+      const odd = rand() < 0.1;
+      const { data, attrAt } = randomWords(rand, cols, odd);
+      const wrapped = rand() < 0.3;
+      const combined = { [0]: 'e\u0301' } as Record<number, string>;
+      const expected = compactWords(data, combined, cols, wrapped, attrAt);
+      reference.push(expected);
+      if (!straight.pushWords(data, cols, wrapped, attrAt)) {
+        // refused only for what it cannot hold as plain units, and then nothing was added
+        expect(odd).toBe(true);
+        expect(straight.added).toBe(reference.added - 1);
+        refused++;
+        straight.push(expected);
+      }
+      expect(straight.added).toBe(reference.added);
+    }
+    expect(refused).toBeGreaterThan(10);
+    expect(straight.length).toBe(capacity);
+    for (let i = 0; i < capacity; i++) expect(plain(straight.get(i))).toEqual(plain(reference.get(i)));
+  });
+
   it('history-store.lines-read-back-exactly-across-blocks-while-the-oldest-drop', () => {
     const rand = prng(12);
     const capacity = BLOCK_LINES * 3 + 17;
