@@ -12,14 +12,21 @@
  * the CommonJS Stop-hook entry (dist/claude/stop-fast.cjs, also run on its own). The bundle's
  * chunks sit one folder below dist/, as dist/cli/ does, so paths built from import.meta.url
  * (../../bin, ../claude/tmux-shim/client.js) point at the same files.
+ * The screen verbs (`start`, `attach`) run a second build instead: the whole CLI as one CommonJS
+ * file, dist/boot/screen.cjs, which bin/teamux compiles with V8's code cache (src/cli/code-cache.ts);
+ * its first line names a hash of its contents, part of the cache's key.
+ * Both builds give zod only its English locale: the 60-odd others are never used and were most of
+ * the chunk zod is in.
  */
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(process.argv[2] ?? fileURLToPath(new URL('..', import.meta.url)));
 const entry = path.join(root, 'dist', 'cli', 'main.js');
 const outdir = path.join(root, 'dist', 'bundle');
+const bootdir = path.join(root, 'dist', 'boot');
 
 if (!existsSync(entry)) {
   process.stderr.write(`bundle: ${entry} is missing\n  hint: compile first: npx tsc -p tsconfig.json (npm run build does both)\n`);
@@ -38,9 +45,11 @@ try {
 export const EXTERNAL = ['node-pty', 'blessed', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', '@nats-io/*', 'chokidar', 'proper-lockfile'];
 
 rmSync(outdir, { recursive: true, force: true });
+rmSync(bootdir, { recursive: true, force: true });
 const result = await esbuild.build({
   absWorkingDir: root,
-  entryPoints: { main: entry },
+  // code-cache.js: what bin/teamux runs the screen's bundle with (below).
+  entryPoints: { main: entry, 'code-cache': path.join(root, 'dist', 'cli', 'code-cache.js') },
   outdir,
   bundle: true,
   splitting: true,
@@ -48,7 +57,7 @@ const result = await esbuild.build({
   platform: 'node',
   target: 'node20',
   external: EXTERNAL,
-  plugins: [keepCommonJsEntries()],
+  plugins: [keepCommonJsEntries(), zodEnglishOnly()],
   // CommonJS packages inside the bundle (e.g. @xterm/headless) may call require: give them Node's.
   banner: { js: "import { createRequire as __teamuxCreateRequire } from 'node:module';\nconst require = __teamuxCreateRequire(import.meta.url);" },
   sourcemap: 'linked',
@@ -57,12 +66,46 @@ const result = await esbuild.build({
 });
 const outputs = Object.entries(result.metafile.outputs).filter(([file]) => file.endsWith('.js'));
 const kib = outputs.reduce((sum, [, o]) => sum + o.bytes, 0) / 1024;
-// The bundle must not look older than the sources it was made from (bin/teamux compares the two).
-if (statSync(path.join(outdir, 'main.js')).mtimeMs < statSync(entry).mtimeMs) {
-  process.stderr.write('bundle: dist/bundle/main.js is older than dist/cli/main.js (clock skew?)\n');
-  process.exit(1);
+
+// The screen's bundle: one CommonJS script (vm.Script takes a script, not a module), already wrapped
+// as Node wraps a CommonJS module: src/cli/code-cache.ts compiles the file as it is and calls the
+// function with `exports`, `require`, `module`, `__filename` and `__dirname`. Its first line holds a
+// hash of the rest (written in place below, so the source map's lines stay right).
+const screen = path.join(bootdir, 'screen.cjs');
+const HASH_PLACEHOLDER = '0'.repeat(64);
+await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: [entry],
+  outfile: screen,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  // The Stop-hook entry (.cjs) is bundled too: a script has no module loader to import it with. So
+  // is proper-lockfile (plain JavaScript, loaded by every start): in here it is in the code cache.
+  external: EXTERNAL.filter((p) => p !== 'proper-lockfile'),
+  plugins: [zodEnglishOnly()],
+  // import.meta has no meaning in a script: its url is this file's, so ../../bin still names bin/.
+  define: { 'import.meta.url': '__teamuxImportMetaUrl' },
+  banner: { js: `// teamux screen bundle ${HASH_PLACEHOLDER}\n(function (exports, require, module, __filename, __dirname) {\nvar __teamuxImportMetaUrl = require('node:url').pathToFileURL(__filename).href;` },
+  footer: { js: '})' },
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
+// All ASCII, so that the loader can read it as latin1 (a plain copy; UTF-8 text would also make V8
+// keep two bytes a character): esbuild escapes strings but leaves regular expressions and comments
+// as written, and there a \uXXXX escape means the same character.
+const text = readFileSync(screen, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const firstLine = text.indexOf('\n');
+writeFileSync(screen, text.replace(HASH_PLACEHOLDER, createHash('sha256').update(text.slice(firstLine + 1)).digest('hex')), 'latin1');
+// Both bundles must not look older than the sources they were made from (bin/teamux compares them).
+for (const out of [path.join(outdir, 'main.js'), screen]) {
+  if (statSync(out).mtimeMs < statSync(entry).mtimeMs) {
+    process.stderr.write(`bundle: ${path.relative(root, out)} is older than dist/cli/main.js (clock skew?)\n`);
+    process.exit(1);
+  }
 }
-process.stdout.write(`bundle: ${outputs.length} files, ${kib.toFixed(0)} KiB in ${path.relative(root, outdir)}/\n`);
+process.stdout.write(`bundle: ${outputs.length} files, ${kib.toFixed(0)} KiB in ${path.relative(root, outdir)}/; the screen's ${(statSync(screen).size / 1024).toFixed(0)} KiB in ${path.relative(root, screen)}\n`);
 
 /** Leave `.cjs` imports (the Stop-hook entry) as they are: relative to the chunk, they name the same file. */
 function keepCommonJsEntries() {
@@ -70,6 +113,17 @@ function keepCommonJsEntries() {
     name: 'keep-cjs-entries',
     setup(build) {
       build.onResolve({ filter: /\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    },
+  };
+}
+
+/** zod's locales index, replaced by one that has English only (the only locale zod itself loads). */
+function zodEnglishOnly() {
+  return {
+    name: 'zod-english-only',
+    setup(build) {
+      build.onResolve({ filter: /locales\/index\.js$/ }, (args) => (/[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: path.join(path.dirname(args.importer), args.path), namespace: 'zod-en' } : undefined));
+      build.onLoad({ filter: /.*/, namespace: 'zod-en' }, (args) => ({ contents: 'export { default as en } from "./en.js";\n', resolveDir: path.dirname(args.path), loader: 'js' }));
     },
   };
 }

@@ -3,8 +3,12 @@
  * the screen shows every pane's marker (each pane's command prints one and sleeps) and, for teamux,
  * every pane's title. teamux is `node bin/teamux start` on a fresh layout folder (the team folder is
  * created, as on a first start); the reference is a cold tmux: one `tmux new-session` that starts
- * the server, builds the 4 panes and attaches. Runs alternate teamux, tmux; medians reported.
+ * the server, builds the 4 panes and attaches. Runs alternate teamux, tmux; medians reported. The
+ * details say how many teamux runs compiled from the code cache (src/cli/code-cache.ts; the first
+ * start of a new build writes it), as teamux.log says.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { startTeamux, startTmuxCold } from '../lib/mux-sessions.mjs';
 import { sleep } from '../lib/outer.mjs';
 import { summarize } from '../lib/timing.mjs';
@@ -18,12 +22,22 @@ function panes(tag, run) {
   return NAMES.map((name) => ({ name, argv: ['sh', '-c', `printf 'MK-%s-%s-%s\\n' "$1" "$2" "$3"; exec sleep 600`, 'mark', tag, name, String(run)] }));
 }
 
+/** What each teamux run's teamux.log said of the code cache ('used', 'none yet', 'off', ...). */
+const codeCache = [];
+
+function codeCacheNote(teamDir) {
+  const log = path.join(teamDir, 'teamux.log');
+  const line = existsSync(log) ? readFileSync(log, 'utf8').split('\n').find((l) => l.includes('code cache: ')) : undefined;
+  return line ? line.slice(line.indexOf('code cache: ') + 12).split(';')[0].replace(/ \/.*$/, '').slice(0, 40) : 'not logged';
+}
+
 async function once(start, ctx, run) {
   const marks = NAMES.map((n) => `MK-${ctx.tag}-${n}-${run}`);
   const s = start(ctx.dir, { name: 'startup', panes: panes(ctx.tag, run), cols: ctx.cols, rows: ctx.rows });
   try {
     const titles = s.kind === 'teamux' ? NAMES.map((n, i) => ` ${i + 1} ${n} `) : [];
     const at = await s.outer.waitForText([...marks, ...titles], 20_000, `${s.kind} start-up`);
+    if (s.kind === 'teamux') codeCache.push(codeCacheNote(s.layout.teamDir));
     return at - s.started;
   } finally {
     await s.stop();
@@ -46,6 +60,6 @@ export async function startup(ctx) {
     rows: [
       ['startup', `spawn to 4 panes' titles + markers (median of ${RUNS})`, ms(a.p50), `tmux ${ms(b.p50)}`, ratio(a.p50, b.p50), `<= ${TARGET_MS} ms (proposed)`, verdict(a.p50, TARGET_MS, true)],
     ],
-    details: [`startup: runs (ms) teamux [${list(times.teamux)}], tmux (cold server + client) [${list(times.tmux)}]`],
+    details: [`startup: runs (ms) teamux [${list(times.teamux)}], tmux (cold server + client) [${list(times.tmux)}]; teamux code cache per run: ${codeCache.splice(0).join(', ')}`],
   };
 }

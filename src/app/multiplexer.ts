@@ -156,6 +156,7 @@ export class Multiplexer {
       this.own(() => wake.dispose());
     }
     this.requestFrame();
+    this.opts.onScreenUp?.();
   }
 
   /**

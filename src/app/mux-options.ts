@@ -44,4 +44,6 @@ export interface MuxOptions {
   nativeTeams?: NativeTeamsOptions;
   /** Where time comes from (default: the system clock); tests drive a fake one. */
   clock?: Clock;
+  /** Called once start-up is done: every pane started, the team folder read (bin/teamux saves its code cache). */
+  onScreenUp?: () => void;
 }

@@ -27,6 +27,14 @@ export interface CliContext {
   cwd: string;
   /** All of standard input as text (for `-` arguments); absent where there is none. */
   stdin?: () => Promise<string>;
+  /** A screen verb run from bin/teamux's code cache (cli/code-cache.ts). */
+  boot?: ScreenBoot;
+}
+
+/** How a screen verb's code was loaded, said in teamux.log, and whom to tell once its screen is up. */
+export interface ScreenBoot {
+  note: string;
+  up: () => void;
 }
 
 /** A user error: what is wrong and how to fix it. */

@@ -6,7 +6,7 @@
  * when a verb has thrown (its module has loaded them already).
  */
 import { visible } from '../protocol/visible.js';
-import type { CliContext } from './context.js';
+import type { CliContext, ScreenBoot } from './context.js';
 import { verbs } from './table.js';
 import { verbHelp } from './verb.js';
 
@@ -101,9 +101,10 @@ function guarded(ctx: CliContext): CliContext {
   return { ...ctx, out: (t) => ctx.out(visible(t, { lines: true })), err: (t) => ctx.err(visible(t, { lines: true })) };
 }
 
-/** Entry point for bin/teamux. */
-export async function main(): Promise<void> {
+/** Entry point for bin/teamux (`boot`: a screen verb run through the code cache, cli/code-cache.ts). */
+export async function main(boot?: ScreenBoot): Promise<void> {
   const ctx: CliContext = {
+    ...(boot ? { boot } : {}),
     out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
     err: (t) => process.stderr.write(t.endsWith('\n') ? t : t + '\n'),
     env: process.env,

@@ -23,7 +23,7 @@ import { TeamPaths } from '../store/paths.js';
 import { Multiplexer, type MemberLaunch } from '../app/multiplexer.js';
 import { TeamStore } from '../store/team.js';
 import type { LayoutName, MainSize } from '../ui/geometry.js';
-import { onePositional, parse, storeOf, UsageError } from './context.js';
+import { onePositional, parse, storeOf, UsageError, type ScreenBoot } from './context.js';
 import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
 import { claudeLaunchOf, isNativeLead, kickoffClaudeLead, prepareClaudeMembers, tmuxShimPlace } from './claude-member.js';
 import { archiveDemoRun } from './archive.js';
@@ -136,6 +136,8 @@ export interface MuxSetup {
   restartEnv?: Record<string, () => Record<string, string>>;
   /** Panes a native lead's bridge opened (tmux attach), shown after the layout's members. */
   teammates?: MemberLaunch[];
+  /** How this screen's code was loaded (logged) and whom to tell once it is up (cli/code-cache.ts). */
+  boot?: ScreenBoot;
 }
 
 /** Build the multiplexer for a team. */
@@ -149,7 +151,9 @@ export function muxFor(s: MuxSetup): Multiplexer {
   });
   // Attaching: only members still in the session come back (a handshake closed the others' panes).
   if (s.adopt) members = [...members.filter((m) => s.adopt!.some((p) => p.id === m.name)), ...(s.teammates ?? [])];
+  if (s.boot) store.log.info(s.boot.note);
   return new Multiplexer({
+    ...(s.boot ? { onScreenUp: s.boot.up } : {}),
     store, host: s.host, team: layout.name, lead: layout.lead.name,
     layout: layout.layout.name as LayoutName, mainSize: mainSizeOf(layout), sidebar: layout.sidebar, attention: layout.attention,
     keys: s.keys, shutdownTimeoutMs: layout.shutdownTimeout * 1000, scrollback: layout.scrollback,
@@ -342,7 +346,7 @@ export const startVerb: Verb = {
       await outer;
       // With tmux, a native lead's stand-in is served beside the session, so it outlives this screen.
       if (backend === 'tmux' && isNativeLead(layout.lead)) await (await import('./tmux-bridge.js')).startTmuxBridge(teamDir, path.join(BIN_DIR, 'teamux'), nativeBridgeSpec(layout, store, extraEnv, (await import('./tmux-backend.js')).tmuxSocket(ctx.env)));
-      const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv });
+      const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv, boot: ctx.boot });
       const code = await mux.run();
       await sayWhyDetached(ctx, store);
       return code;

@@ -12,7 +12,7 @@
  * cell, never the rest of the line.
  */
 
-import blessed from 'blessed';
+import BlessedScreen from 'blessed/lib/widgets/screen.js';
 import {
   ATTR_DEFAULT_COLOR,
   FLAG_BLINK,
@@ -30,17 +30,12 @@ import { alloc } from './shown-cells.js';
 
 export type { BlessedCell, BlessedLine, BlessedScreenInternals } from './blessed-draw.js';
 
-interface BlessedRuntime {
-  screen: { prototype: Record<string, unknown> };
-}
-
-const runtime = blessed as unknown as BlessedRuntime;
-
 const PATCHED = Symbol.for('teamux.blessedAttrs');
 
 /** Patch blessed's Screen prototype (idempotent; affects every screen in the process). */
 export function installBlessedAttrs(): void {
-  const proto = runtime.screen.prototype;
+  // The same object as the full package's blessed.screen (one module, one cache entry).
+  const proto = BlessedScreen.prototype;
   if (proto[PATCHED as unknown as string]) return;
   Object.defineProperty(proto, PATCHED, { value: true });
   proto.codeAttr = codeAttr;

@@ -5,7 +5,10 @@
  * into tokens, a lone ESC turned into a key after a short quiet time measured on the given clock.
  * blessed reads no input itself (it gets an idle stream); keys come only through onInput.
  */
-import blessed, { type Widgets } from 'blessed';
+import type { Widgets } from 'blessed';
+// The Screen widget alone: blessed's main module loads every widget (see blessed-screen.d.ts).
+import BlessedScreen from 'blessed/lib/widgets/screen.js';
+import BlessedTput from 'blessed/lib/tput.js';
 import { PassThrough } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { InputTokenizer, type InputToken } from '../keys/input.js';
@@ -67,7 +70,8 @@ export class TerminalScreen implements Surface {
 
   constructor(private readonly input: NodeJS.ReadStream, private readonly output: NodeJS.WriteStream, title: string, private readonly clock: Clock) {
     installBlessedAttrs();
-    this.screen = blessed.screen({
+    compileTerminfoLazily();
+    this.screen = BlessedScreen({
       input: new PassThrough() as unknown as NodeJS.WriteStream,
       output,
       terminal: 'xterm-256color',
@@ -158,6 +162,31 @@ export class TerminalScreen implements Surface {
   private emit(tokens: InputToken[]): void {
     for (const t of tokens) for (const l of [...this.inputListeners]) l(t);
   }
+}
+
+/** Marks blessed's Tput as patched (once per process). */
+const LAZY_TERMINFO = Symbol.for('teamux.lazyTerminfo');
+
+/**
+ * Compile terminfo capabilities when they are first used instead of all ~960 when a screen is made:
+ * blessed turns each capability string into a function with `new Function`, a large part of the
+ * screen's start-up, and the screen uses a dozen. The functions are the same, made later.
+ */
+export function compileTerminfoLazily(): void {
+  const proto = BlessedTput.prototype;
+  if (proto[LAZY_TERMINFO as unknown as string]) return;
+  Object.defineProperty(proto, LAZY_TERMINFO, { value: true });
+  const compileNow = proto._compile;
+  proto._compile = function lazyCompile(this: { options: { stringify?: boolean } }, info: unknown, key: string, str: unknown) {
+    // Strings are all that is compiled; two keys read a file and `stringify` wants values, not functions.
+    if (typeof str !== 'string' || !str || key === 'init_file' || key === 'reset_file' || this.options.stringify) return compileNow.call(this, info, key, str);
+    let compiled: ((...args: unknown[]) => unknown) | null = null;
+    const tput = this;
+    return function compiledOnUse(this: unknown, ...args: unknown[]): unknown {
+      compiled ??= compileNow.call(tput, info, key, str) as (...args: unknown[]) => unknown;
+      return compiled.apply(this, args);
+    };
+  };
 }
 
 function subscribe<T>(set: Set<T>, listener: T): Unsubscribe {
