@@ -109,12 +109,13 @@ export function writeLayout(dir, { name, panes, sidebar = { hidden: true }, shut
 
 /**
  * Start teamux on a layout in an outer terminal; `started` is the clock() just before the spawn.
- * backend 'tmux' runs the members on a private tmux server (kind 'teamux-tmux', `socket` its name).
+ * backend 'tmux' runs the members on a private tmux server (kind 'teamux-tmux', `socket` its name);
+ * `env` adds variables to teamux's environment.
  */
-export function startTeamux(dir, { name, panes, cols, rows, sidebar, backend = 'pty' }) {
+export function startTeamux(dir, { name, panes, cols, rows, sidebar, backend = 'pty', env: extraEnv = {} }) {
   const layout = writeLayout(dir, { name, panes, sidebar });
   const server = backend === 'tmux' ? newSocket() : null;
-  const env = childEnv(server ? { TEAMUX_TMUX_SOCKET: server.socket } : {});
+  const env = childEnv({ ...extraEnv, ...(server ? { TEAMUX_TMUX_SOCKET: server.socket } : {}) });
   const args = [build.bin, 'start', layout.file, ...(server ? ['--backend', 'tmux'] : [])];
   const started = clock();
   const outer = new OuterTerminal(process.execPath, args, { cols, rows, env, cwd: layout.root });

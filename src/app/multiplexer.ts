@@ -22,6 +22,7 @@ import type { MuxOptions } from './mux-options.js';
 import { guardProcess } from './process-guard.js';
 import { watchClaudeWake } from './claude-wake.js';
 import { FrameScheduler, type FrameCause, type FrameFlags } from './frames.js';
+import type { HoldableSource } from './read-holds.js';
 import { drawFrame } from './mux-draw.js';
 import { Pane, SCROLLBACK_LINES } from './pane.js';
 import { handshake, recordExit, startPane, terminateAll } from './pane-work.js';
@@ -305,7 +306,7 @@ export class Multiplexer {
   /** Create a pane's emulator; its process starts once every pane of the batch has its size. */
   private spawn(id: string, m: MemberLaunch): void {
     const spec: PaneSpec = { id, command: m.command, args: m.args, cwd: m.cwd, env: m.env, cols: 80, rows: 24 };
-    const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, (cause) => this.requestFrame(cause), (p) => this.dispatch({ kind: 'pane-exit', pane: p.name, exitText: p.exitText(), code: p.exit?.exitCode ?? null }), this.clock);
+    const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, (cause, source) => this.requestFrame(cause, source), (p) => this.dispatch({ kind: 'pane-exit', pane: p.name, exitText: p.exitText(), code: p.exit?.exitCode ?? null }), this.clock);
     pane.endsOnApproval = m.cli === 'claude';
     pane.restartEnv = m.restartEnv ?? null;
     pane.speaksProtocol = m.speaksProtocol;
@@ -339,9 +340,9 @@ export class Multiplexer {
     this.requestFrame();
   }
 
-  /** Ask for a frame (titles and contents of dirty panes, the status line); an echo frame is drawn at once. */
-  requestFrame(cause: FrameCause = 'change'): void {
-    if (this.surface) this.frames.request(cause);
+  /** Ask for a frame (titles and contents of dirty panes, the status line); an echo frame is drawn at once, and output's source waits for it. */
+  requestFrame(cause: FrameCause = 'change', source?: HoldableSource): void {
+    if (this.surface) this.frames.request(cause, source);
   }
 
   private frame(flags: FrameFlags): void {

@@ -13,6 +13,7 @@ import { REPLY_QUEUE_LIMIT } from '../vt/limits.js';
 import { PaneTerminal } from '../vt/terminal.js';
 import { paneAppearance } from '../ui/outer-query.js';
 import type { FrameCause } from './frames.js';
+import type { HoldableSource } from './read-holds.js';
 
 /** Output this soon after a key is taken as its echo and drawn at once (ms). */
 export const ECHO_WINDOW_MS = 50;
@@ -64,7 +65,7 @@ export class Pane {
   private procSubs: Disposable[] = [];
   private readonly exitWaiters = new Set<() => void>();
 
-  constructor(private spec: PaneSpec, role: string, isLead: boolean, answerQueries: boolean, scrollback: number, private readonly onChange: (cause: FrameCause) => void, private readonly onExited: (pane: Pane) => void, private readonly clock: Clock = systemClock) {
+  constructor(private spec: PaneSpec, role: string, isLead: boolean, answerQueries: boolean, scrollback: number, private readonly onChange: (cause: FrameCause, source?: HoldableSource) => void, private readonly onExited: (pane: Pane) => void, private readonly clock: Clock = systemClock) {
     this.name = spec.id;
     this.startedAt = clock.now();
     this.role = role;
@@ -150,6 +151,8 @@ export class Pane {
     if (this.life === 'exited' || !this.proc) return;
     this.term.noteUserInput();
     this.echoDue = this.clock.now() + ECHO_WINDOW_MS;
+    // the echo must not wait for the next frame's release of held reads
+    this.proc.releaseReads?.();
     this.proc.write(data);
   }
 
@@ -204,14 +207,15 @@ export class Pane {
 
   /**
    * Output was parsed: the rows it changed are already marked, unless the view is scrolled back (it
-   * may shift). The first output within ECHO_WINDOW_MS of a key is its echo; later output is paced.
+   * may shift). The first output within ECHO_WINDOW_MS of a key is its echo; later output is paced,
+   * and the process's further output is left unread until the frame that shows it (read-holds.ts).
    */
   private markParsed(): void {
     if (!this.rowsTracked || this.term.isScrolledBack) this.rows.markAll();
     this.dirty = true;
     const echo = this.echoDue !== 0 && this.clock.now() <= this.echoDue;
     this.echoDue = 0;
-    this.onChange(echo ? 'echo' : 'output');
+    this.onChange(echo ? 'echo' : 'output', this.proc ?? undefined);
   }
 
   /** Release the process's listeners (the process itself is the host's). */

@@ -1,11 +1,20 @@
 /**
  * The node-pty host: each member runs in its own pseudo-terminal (TERM=xterm-256color), owned by
  * this process. Bytes arrive as UTF-8 strings; flow control maps to node-pty's pause/resume of the
- * master side. Disposing the host with `kill` ends every process it started: SIGTERM first, then
- * SIGKILL for any that linger.
+ * master side, and read pacing (holdReads) to stopping and starting the read of the master's
+ * descriptor, so that output waits in the kernel for the frame that shows it. Disposing the host
+ * with `kill` ends every process it started: SIGTERM first, then SIGKILL for any that linger.
  */
+import { writeSync } from 'node:fs';
 import pty from 'node-pty';
 import type { Disposable, PaneExit, PaneHost, PaneProcess, PaneSpec } from './types.js';
+
+/** The libuv stream handle under node-pty's read socket (net.Socket's `_handle`). */
+interface ReadHandle {
+  reading: boolean;
+  readStop(): number;
+  readStart(): number;
+}
 
 const SIGNALS: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 9: 'SIGKILL', 15: 'SIGTERM', 6: 'SIGABRT', 11: 'SIGSEGV' };
 
@@ -14,6 +23,8 @@ class PtyPane implements PaneProcess {
   readonly id: string;
   // lifecycle
   private exited: PaneExit | null = null;
+  // read pacing: reading stopped by holdReads until releaseReads
+  private held = false;
   private readonly exitListeners = new Set<(e: PaneExit) => void>();
   private readonly subscriptions: Disposable[] = [];
 
@@ -43,7 +54,30 @@ class PtyPane implements PaneProcess {
   }
 
   write(data: string): void {
-    if (!this.exited) this.term.write(data);
+    if (this.exited) return;
+    // node-pty writes through libuv's thread pool (fs.write): a thread hand-off, and a wake-up of
+    // this loop when it is done, on every key. With nothing queued before it, input is written here
+    // at once (the descriptor is non-blocking); what the kernel does not take is queued as before.
+    const fd = this.writeFd();
+    if (fd === null || this.queuedInputBytes() > 0) {
+      this.term.write(data);
+      return;
+    }
+    const buffer = Buffer.from(data, 'utf8');
+    let written = 0;
+    try {
+      written = writeSync(fd, buffer);
+    } catch (err) {
+      // the terminal is full (EAGAIN): queue it all; any other error: the process is gone, its exit follows
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+    }
+    if (written < buffer.length) this.term.write(buffer.subarray(written));
+  }
+
+  // the master side's descriptor that node-pty writes to (its write stream's)
+  private writeFd(): number | null {
+    const fd = (this.term as unknown as { _writeStream?: { _fd?: unknown } })._writeStream?._fd;
+    return typeof fd === 'number' && fd >= 0 ? fd : null;
   }
 
   queuedInputBytes(): number {
@@ -78,6 +112,33 @@ class PtyPane implements PaneProcess {
 
   pause(): void {
     this.term.pause();
+  }
+
+  holdReads(): void {
+    if (this.held || this.exited) return;
+    const handle = this.readHandle();
+    // not reading (the stream's own back-pressure stopped it): nothing to hold
+    if (!handle?.reading) return;
+    // `reading` stays set: net.Socket would otherwise start reading again on the next tick
+    handle.readStop();
+    this.held = true;
+  }
+
+  releaseReads(): void {
+    if (!this.held) return;
+    this.held = false;
+    const handle = this.readHandle();
+    // the stream stopped reading itself meanwhile (back-pressure), and starts again itself
+    if (handle?.reading) handle.readStart();
+  }
+
+  // node-pty reads the master side through a tty.ReadStream; its libuv handle stops and starts
+  // reading the descriptor, and `reading` is the flag net.Socket keeps of whether it should
+  private readHandle(): ReadHandle | null {
+    const socket = (this.term as unknown as { _socket?: { destroyed?: boolean; _handle?: Partial<ReadHandle> | null } })._socket;
+    const handle = socket?._handle;
+    if (!socket || socket.destroyed || typeof handle?.readStop !== 'function' || typeof handle.readStart !== 'function') return null;
+    return handle as ReadHandle;
   }
 
   resume(): void {

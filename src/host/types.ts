@@ -46,6 +46,12 @@ export interface PaneProcess {
   /** Flow control: stop reading from the process until resume(). */
   pause(): void;
   resume(): void;
+  /**
+   * Read pacing: leave the process's output in the kernel until releaseReads() (the frame that will
+   * show it), so that a pane printing line by line is read once per frame; absent where it cannot.
+   */
+  holdReads?(): void;
+  releaseReads?(): void;
   /** Send a signal (default SIGTERM) to the process. */
   kill(signal?: NodeJS.Signals): void;
   /** Release listeners; does not kill the process. */

@@ -4,7 +4,8 @@
  * encoding, so italic (flag 32) and dim (flag 64) would be dropped silently. installBlessedAttrs
  * replaces, once per process, Screen.prototype.codeAttr (attr -> SGR), attrCode (SGR -> attr) and
  * draw (ui/blessed-draw.ts: a port of blessed 0.1.81's draw that encodes through codeAttr and also
- * understands the width-0 placeholder cells ('' text) that pane-view writes after wide chars). Colours 0..15 go
+ * understands the width-0 placeholder cells ('' text) that pane-view writes after wide chars) and
+ * alloc (ui/shown-cells.ts: what the terminal shows kept compactly). Colours 0..15 go
  * out as 30-37/90-97 (40-47/100-107), 16..255 as `38;5;N`/`48;5;N`. Widths are the emulators'
  * (vt/width.ts), and after a cell whose width the outer terminal may see differently (emoji,
  * symbols, joined clusters) the cursor is placed explicitly, so a disagreement garbles at most that
@@ -25,6 +26,7 @@ import {
 import { nearestPaletteIndex } from '../vt/palette.js';
 
 import { draw, type BlessedScreenInternals } from './blessed-draw.js';
+import { alloc } from './shown-cells.js';
 
 export type { BlessedCell, BlessedLine, BlessedScreenInternals } from './blessed-draw.js';
 
@@ -44,6 +46,7 @@ export function installBlessedAttrs(): void {
   proto.codeAttr = codeAttr;
   proto.attrCode = attrCode;
   proto.draw = draw;
+  proto.alloc = alloc;
 }
 
 function colourCode(colour: number, base: number, brightBase: number, extended: number): string {

@@ -8,10 +8,12 @@
  * ui/surface.ts; the whole row when blessed itself marked it), per-frame facts are read once, and
  * cursor moves are written directly as CSI sequences (the screen is always xterm-256color). A
  * blessed widget drawn into a row our painters marked in the same frame would be missed (teamux
- * draws no widgets). The data owned: a cache of the SGR sequence of each attr, per screen, and the
- * sorted spans of the row being drawn.
+ * draws no widgets). What the terminal shows is kept compactly as ShownRows (ui/shown-cells.ts).
+ * The data owned: a cache of the SGR sequence of each attr, per screen, and the sorted spans of the
+ * row being drawn.
  */
 import { mayDisputeWidth, textWidth } from '../vt/width.js';
+import { ShownRow, shownRowOf } from './shown-cells.js';
 
 /** A blessed screen cell: [attr, text]. */
 export type BlessedCell = [number, string];
@@ -21,7 +23,8 @@ export type BlessedLine = BlessedCell[] & { dirty?: boolean; dirtySpans?: number
 /** The parts of blessed's Screen (internal and public) that drawing touches. */
 export interface BlessedScreenInternals {
   lines: BlessedLine[];
-  olines: BlessedCell[][];
+  /** What the terminal shows (ui/shown-cells.ts); blessed's own paths may put back a row of cells. */
+  olines: (ShownRow | BlessedCell[])[];
   dattr: number;
   fullUnicode: boolean;
   options: { useBCE?: boolean };
@@ -144,9 +147,15 @@ export function draw(this: BlessedScreenInternals, start: number, end: number): 
 
   for (let y = start; y <= end; y++) {
     const line = this.lines[y];
-    const o = this.olines[y];
-    if (!line || !o) continue;
+    if (!line || !this.olines[y]) continue;
     if (!line.dirty && y !== cursorRow) continue;
+    let shown = this.olines[y]!;
+    if (!(shown instanceof ShownRow) || shown.length !== line.length) {
+      shown = shownRowOf(shown instanceof ShownRow ? undefined : shown, line.length);
+      this.olines[y] = shown;
+    }
+    const oa = shown.attrs;
+    const ot = shown.texts;
     let spanCount = y === cursorRow ? 0 : sortedSpans(line.dirtySpans, line.length);
     if (spanCount === 0) {
       spans.length = 0;
@@ -172,14 +181,13 @@ export function draw(this: BlessedScreenInternals, start: number, end: number): 
       const to = spans[span * 2 + 1]!;
       for (let x = spans[span * 2]!; x <= to; x++) {
         const cell = line[x]!;
-        const old = o[x]!;
         let data = cell[0];
         let ch = cell[1];
 
         if (ch === '') {
           // A wide char's right half: never printed; the cursor did not stop here.
-          old[0] = data;
-          old[1] = '';
+          oa[x] = data;
+          ot[x] = '';
           if (lx === -1) lx = x;
           continue;
         }
@@ -190,7 +198,7 @@ export function draw(this: BlessedScreenInternals, start: number, end: number): 
           data = cursorAttr.attr;
         }
 
-        if (data === old[0] && ch === old[1]) {
+        if (data === oa[x] && ch === ot[x]) {
           if (lx === -1) lx = x;
           continue;
         }
@@ -212,10 +220,8 @@ export function draw(this: BlessedScreenInternals, start: number, end: number): 
               attr = data;
             }
             out += cup(y, x) + tput.el();
-            for (let xx = x; xx < line.length; xx++) {
-              o[xx]![0] = data;
-              o[xx]![1] = ' ';
-            }
+            oa.fill(data, x, line.length);
+            ot.fill(' ', x, line.length);
             break row;
           }
         }
@@ -229,8 +235,8 @@ export function draw(this: BlessedScreenInternals, start: number, end: number): 
           unsure = false;
         }
         const text = ch;
-        old[0] = data;
-        old[1] = ch;
+        oa[x] = data;
+        ot[x] = ch;
 
         if (data !== attr) {
           if (attr !== dattr) out += '\x1b[m';
@@ -240,18 +246,17 @@ export function draw(this: BlessedScreenInternals, start: number, end: number): 
         const next = line[x + 1];
         if (next && next[1] === '') {
           // Our own wide char: the terminal advances two columns; mark the placeholder as drawn.
-          const nextOld = o[x + 1]!;
-          nextOld[0] = next[0];
-          nextOld[1] = '';
+          oa[x + 1] = next[0];
+          ot[x + 1] = '';
           x++;
         } else if (fullUnicode && !surelyNarrow(ch) && textWidth(ch) === 2) {
           // blessed's own convention: a double-width char eats the cell after it.
           if (x === line.length - 1 || (next && ANGLES.has(next[1]))) {
             ch = ' ';
-            old[1] = '\0';
+            ot[x] = '\0';
           } else {
-            old[1] = '\0';
-            o[++x]![1] = '\0';
+            ot[x] = '\0';
+            ot[++x] = '\0';
           }
         }
 

@@ -22,7 +22,7 @@ import {
   packAttr,
 } from './attr.js';
 import { nearestPaletteIndexOf } from './palette.js';
-import { rawLineOf } from './xterm-internals.js';
+import { CODEPOINT_MASK, IS_COMBINED, rawLineOf, WIDTH_SHIFT } from './xterm-internals.js';
 
 /** One screen cell: the text drawn there, its column width, its packed attr. */
 export interface Cell {
@@ -64,18 +64,17 @@ interface RawAttributes {
 /** Set in xterm's bg word when the cell carries extended attrs (underline style/colour, links). */
 const BG_HAS_EXTENDED = 0x10000000;
 
-// xterm's content word (common/buffer/Constants.ts): code point, "text is in _combined", width
-const CODEPOINT_MASK = 0x1fffff;
-const IS_COMBINED = 0x200000;
-const WIDTH_SHIFT = 22;
 
-// The string of each one-unit code point below U+3000 (Latin, box drawing, symbols), made once:
-// a cell's text is then a table read, not a new string.
+// The string of each one-unit code point below U+3000 (Latin, box drawing, symbols), made the first
+// time a cell shows it: a cell's text is then a table read, not a new string. Made on use, not all
+// at start-up: the whole table is ~0.4 MiB of heap (12,288 strings), a screen uses a few hundred.
 const UNIT_TABLE_SIZE = 0x3000;
-const unitStrings: string[] = Array.from({ length: UNIT_TABLE_SIZE }, (_, cp) => (cp === 0 ? ' ' : String.fromCharCode(cp)));
+const unitStrings: (string | undefined)[] = new Array<string | undefined>(UNIT_TABLE_SIZE);
+unitStrings[0] = ' ';
 
 function charOf(cp: number): string {
-  return cp < UNIT_TABLE_SIZE ? unitStrings[cp]! : String.fromCodePoint(cp);
+  if (cp >= UNIT_TABLE_SIZE) return String.fromCodePoint(cp);
+  return unitStrings[cp] ?? (unitStrings[cp] = String.fromCharCode(cp));
 }
 
 // the content word of a blank cell (no code point, width 1), for cells past the end of a line

@@ -2,13 +2,14 @@
  * Compact history: the scrollback lines older than the few hundred xterm keeps. xterm stores every
  * line at full width, 12 bytes a cell (a 5,000-line scrollback of 120 columns is 7 MiB even when
  * the lines are short); here a line is its text with trailing blanks trimmed, plus, only when
- * needed, the runs of its packed attrs and the cell layout of wide or combined characters. The
- * store is a ring of at most `capacity` lines, oldest first, fed with each line xterm is about to
- * drop and read back into Cells like a live row.
+ * needed, the runs of its packed attrs and the cell layout of wide or combined characters: encoded
+ * from each line xterm is about to drop and read back into Cells like a live row. The lines are
+ * kept packed in blocks by HistoryStore (history-store.ts).
  */
 
 import { ATTR_DEFAULT } from './attr.js';
 import type { Cell } from './cells.js';
+import { CODEPOINT_MASK, IS_COMBINED, WIDTH_SHIFT } from './xterm-internals.js';
 
 /** One line of history. */
 export interface CompactLine {
@@ -59,15 +60,9 @@ export function compactLine(cells: readonly Readonly<Cell>[], cols: number, wrap
   return { text, layout, runs: runs.length > 0 ? Uint32Array.from(runs) : null, wrapped };
 }
 
-// xterm's cell words (common/buffer/Constants.ts): content is the code point, a combined flag and
-// the width; fg and bg are 0 for the default attributes
-const CODEPOINT_MASK = 0x1fffff;
-const IS_COMBINED = 0x200000;
-const WIDTH_SHIFT = 22;
-
 /**
- * Encode a line straight from xterm's cell words (3 per cell: content, fg, bg): the fast path for
- * every line that leaves xterm's scrollback. `attrAt(x)` gives the packed attr of a cell whose
+ * Encode a line straight from xterm's cell words (3 per cell: content, fg, bg): for a line leaving
+ * xterm's scrollback that HistoryStore.pushWords does not take (wide, combined or astral cells). `attrAt(x)` gives the packed attr of a cell whose
  * attribute words are not the defaults; it is asked once per change of words.
  */
 export function compactWords(data: Uint32Array, combined: Record<number, string>, cols: number, wrapped: boolean, attrAt: (x: number) => number): CompactLine {
@@ -181,46 +176,4 @@ export function expandLine(line: CompactLine | undefined, cols: number, out: Cel
 /** The text of a compact line (what snapshotText shows), right-trimmed. */
 export function lineText(line: CompactLine): string {
   return line.text.replace(/ +$/, '');
-}
-
-/** A ring of at most `capacity` compact lines, oldest first. */
-export class HistoryStore {
-  private lines: (CompactLine | undefined)[] = [];
-  private start = 0;
-  private count = 0;
-  /** Lines ever added (also those since dropped): a position that only grows. */
-  added = 0;
-
-  constructor(readonly capacity: number) {}
-
-  /** Lines held. */
-  get length(): number {
-    return this.count;
-  }
-
-  /** Add a line at the newest end, dropping the oldest when full. */
-  push(line: CompactLine): void {
-    this.added++;
-    if (this.capacity <= 0) return;
-    if (this.count < this.capacity) {
-      this.lines[(this.start + this.count) % this.capacity] = line;
-      this.count++;
-      return;
-    }
-    this.lines[this.start] = line;
-    this.start = (this.start + 1) % this.capacity;
-  }
-
-  /** Line i, 0 being the oldest held. */
-  get(i: number): CompactLine | undefined {
-    if (i < 0 || i >= this.count) return undefined;
-    return this.lines[(this.start + i) % this.capacity];
-  }
-
-  /** Forget every line (ED 3, RIS). */
-  clear(): void {
-    this.lines = [];
-    this.start = 0;
-    this.count = 0;
-  }
 }

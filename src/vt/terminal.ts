@@ -17,7 +17,8 @@ import xtermHeadless from '@xterm/headless';
 import type { IBufferCell, IBufferLine, IDisposable, Terminal as XtermTerminal } from '@xterm/headless';
 import { ATTR_DEFAULT } from './attr.js';
 import { attrOfCell, CellReader, type Cell, type CellVisitor } from './cells.js';
-import { compactLine, compactWords, expandLine, HistoryStore, type CompactLine } from './history.js';
+import { compactLine, compactWords, expandLine, type CompactLine } from './history.js';
+import { HistoryStore } from './history-store.js';
 import { REPORT_WINDOW_OPTIONS, TerminalAnswers, type CellPixels, type TerminalColors } from './answers.js';
 import { installSequenceLimits, WorkMeter } from './limits.js';
 import { parseBudget } from './parse-budget.js';
@@ -33,6 +34,7 @@ import {
   onNormalLinesEvicted,
   rawLineOf,
   triggerMouseEvent,
+  type RawLine,
   type MouseEncoding,
   type MouseReport,
 } from './xterm-internals.js';
@@ -129,6 +131,7 @@ export class PaneTerminal implements Disposable {
     const cell = this.evictLine?.getCell(x, this.evictCell);
     return cell ? attrOfCell(cell) : ATTR_DEFAULT;
   };
+  private readonly evictRaw: RawLine = { data: new Uint32Array(0), combined: {}, length: 0 };
   private readonly rowScratch: Cell[] = [];
   // the cell words of each visible row as last visited by visitChangedCells (3 a cell, row-major)
   private seen = new Uint32Array(0);
@@ -413,9 +416,11 @@ export class PaneTerminal implements Disposable {
     for (let i = Math.max(0, count - this.history.capacity); i < count; i++) {
       const line = buffer.getLine(i);
       if (!line) continue;
-      // from xterm's cell words when it lets us (a few times faster), else cell by cell
-      const raw = rawLineOf(line);
+      // from xterm's cell words when it lets us (a few times faster; a plain line straight into
+      // the store, with no garbage), else cell by cell
+      const raw = rawLineOf(line, this.evictRaw);
       this.evictLine = line;
+      if (raw && this.history.pushWords(raw.data, raw.length, line.isWrapped, this.evictAttrAt)) continue;
       const compact = raw
         ? compactWords(raw.data, raw.combined, raw.length, line.isWrapped, this.evictAttrAt)
         : compactLine((this.reader.read(line, line.length, this.evictScratch), this.evictScratch), line.length, line.isWrapped);

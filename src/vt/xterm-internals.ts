@@ -148,10 +148,15 @@ interface LinePrototype {
   __teamuxCapped?: boolean;
 }
 
-// BufferLine layout (common/buffer/BufferLine.ts): 3 words per cell, content first, and the flag
-// that says the cell's text lives in _combined
+// BufferLine layout (common/buffer/BufferLine.ts): 3 words per cell (content, fg, bg)
 const CELL_WORDS = 3;
-const IS_COMBINED = 0x200000;
+
+/** xterm's content word (common/buffer/Constants.ts): the code point's bits. */
+export const CODEPOINT_MASK = 0x1fffff;
+/** Set in the content word when the cell's text lives in _combined. */
+export const IS_COMBINED = 0x200000;
+/** The cell's width is the content word shifted right by this. */
+export const WIDTH_SHIFT = 22;
 
 /**
  * Make a buffer line drop combining marks past MAX_CELL_CHARS per cell. xterm appends every mark
@@ -282,11 +287,18 @@ export interface RawLine {
   length: number;
 }
 
-/** The cell words behind a line of the public API (BufferLineApiView._line), or null if not recognised. */
-export function rawLineOf(line: IBufferLine): RawLine | null {
+/**
+ * The cell words behind a line of the public API (BufferLineApiView._line), or null if not
+ * recognised; written into `into` when given (no object per line on a hot path).
+ */
+export function rawLineOf(line: IBufferLine, into?: RawLine): RawLine | null {
   const inner = (line as unknown as { _line?: { _data?: unknown; _combined?: unknown; length?: unknown } })._line;
   if (!inner || !(inner._data instanceof Uint32Array) || typeof inner._combined !== 'object' || inner._combined === null) return null;
   const length = typeof inner.length === 'number' ? inner.length : 0;
   if (inner._data.length < length * CELL_WORDS) return null;
-  return { data: inner._data, combined: inner._combined as Record<number, string>, length };
+  if (!into) return { data: inner._data, combined: inner._combined as Record<number, string>, length };
+  into.data = inner._data;
+  into.combined = inner._combined as Record<number, string>;
+  into.length = length;
+  return into;
 }
