@@ -15,6 +15,7 @@ import { claimBridgeLock } from '../store/bridge-lock.js';
 import type { TeamStore } from '../store/team.js';
 import type { MemberLaunch } from './multiplexer.js';
 import { TmuxBridge } from './tmux-bridge.js';
+import { timedOut, TMUX_DEADLINE_MS, withDeadline } from './tmux-deadline.js';
 import { tmuxPaneControl } from './tmux-pane-control.js';
 
 /** What the bridge process is told on its stdin (one JSON object). */
@@ -63,6 +64,10 @@ export interface BridgeProcessOptions {
   appearMs?: number;
   /** Resolves when the process is asked to stop (a signal). */
   stop?: Promise<unknown>;
+  /** The deadline of each tmux command (default TMUX_DEADLINE_MS); a command past it is logged and fails. */
+  tmuxDeadlineMs?: number;
+  /** How long a tmux server that answers nothing is waited for before the bridge gives up (default 10 min). */
+  wedgedMs?: number;
 }
 
 /** Serve the stand-in until the session is gone (or `stop`); resolves with the exit code. */
@@ -73,7 +78,8 @@ export async function runBridgeProcess(store: TeamStore, spec: BridgeSpec, o: Br
     log.info(`tmux stand-in bridge: pid ${lock.holder.pid} already serves this team`);
     return 0;
   }
-  const runner = o.runner ?? new ExecTmuxRunner();
+  const deadline = o.tmuxDeadlineMs ?? TMUX_DEADLINE_MS;
+  const runner = withDeadline(o.runner ?? new ExecTmuxRunner({ timeoutMs: deadline }), log, deadline);
   const session = tmuxSessionName(spec.team);
   const panes = tmuxPaneControl({ runner, socket: spec.tmuxSocket, session, log });
   // No screen records a teammate's start here: its pane's process is the teammate's (ls and kill use it).
@@ -99,18 +105,34 @@ export async function runBridgeProcess(store: TeamStore, spec: BridgeSpec, o: Br
     return 1;
   }
   log.info(`tmux stand-in bridge: pid ${process.pid} serves session ${session} on tmux -L ${spec.tmuxSocket}`);
-  const exists = async (): Promise<boolean> => (await runner.run([...globalArgs(spec.tmuxSocket), 'has-session', '-t', sessionTarget(session)])).code === 0;
+  // A has-session past its deadline says nothing about the session: 'unknown', polled again.
+  const exists = async (): Promise<'yes' | 'no' | 'unknown'> => {
+    const r = await runner.run([...globalArgs(spec.tmuxSocket), 'has-session', '-t', sessionTarget(session)]);
+    return timedOut(r) ? 'unknown' : r.code === 0 ? 'yes' : 'no';
+  };
   let stopped = false;
   void o.stop?.then(() => (stopped = true));
   const poll = o.pollMs ?? 1_000;
   const appearBy = Date.now() + (o.appearMs ?? 60_000);
   // Looked for at once: a session killed before the first poll must still end the bridge (not wait appearMs).
-  let seen = await exists();
+  const wedgedMs = o.wedgedMs ?? 600_000;
+  let answeredAt = Date.now();
+  const first = await exists();
+  let seen = first === 'yes';
   let why = 'asked to stop';
   while (!stopped) {
     await Promise.race([new Promise((r) => setTimeout(r, poll)), o.stop ?? new Promise(() => undefined)]);
     if (stopped) break;
-    if (await exists()) {
+    const now = await exists();
+    if (now === 'unknown') {
+      if (Date.now() - answeredAt > wedgedMs) {
+        why = `the tmux server answered nothing for ${Math.round((Date.now() - answeredAt) / 1000)} s`;
+        break;
+      }
+      continue;
+    }
+    answeredAt = Date.now();
+    if (now === 'yes') {
       seen = true;
       continue;
     }

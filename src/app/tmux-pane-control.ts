@@ -9,6 +9,7 @@ import type { Log } from '../store/log.js';
 import type { TmuxRunner } from '../host/tmux/runner.js';
 import { killPaneArgv, listTaggedArgv, openPaneArgv, parseOpened, parseTagged, respawnPaneArgv, titleArgv, type TaggedPane } from '../host/tmux/pane-control.js';
 import { focusRequestArgv } from '../host/tmux/focus-request.js';
+import { timedOut } from './tmux-deadline.js';
 import type { PaneControl, PaneFacts } from './mux-pane-control.js';
 
 /** Where the control acts. */
@@ -40,7 +41,8 @@ export function tmuxPaneControl(o: TmuxPaneControlOptions): RefreshingPaneContro
   };
   const refresh = async (): Promise<void> => {
     const r = await o.runner.run(listTaggedArgv(o.socket, o.session));
-    panes = r.code === 0 ? parseTagged(r.stdout) : [];
+    // A listing past its deadline (a wedged server) says nothing: the last one stands.
+    if (!timedOut(r)) panes = r.code === 0 ? parseTagged(r.stdout) : [];
   };
   const byId = (id: string): TaggedPane | undefined => panes.find((p) => p.paneId === id);
   return {

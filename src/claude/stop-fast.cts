@@ -22,21 +22,53 @@ export const TEAMUX_BIN = path.join(__dirname, '..', '..', 'bin', 'teamux');
 
 const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 
+/** A file's size, or -1 when it is missing. */
 function sizeOf(file: string): number {
   try {
     return statSync(file).size;
   } catch {
-    return 0;
+    return -1;
   }
 }
 
-function cursorOffset(file: string): number {
+/**
+ * A whole record of a cursor log (store/cursor-log.ts), position first; the ids are held to plain
+ * strings so that a line this matches is always one the store reads too. The Perl form uses the same pattern.
+ */
+const CURSOR_RECORD = /^\{"seq":(\d+),"offset":(\d+)(?:,"sealed":\{"seq":(\d+),"offset":(\d+)\})?,"(?:add|seen)":\[(?:"[^"\\\n]*"(?:,"[^"\\\n]*")*)?\]\}$/gm;
+
+/**
+ * True when `member`'s own cursor has every byte of its inbox behind it: the cursor's segment is the
+ * active file (no sealed segment has its seq), the segment sealed last has nothing past what was read
+ * of it, and the active file is no longer than the cursor's offset. Any doubt (an old-format cursor
+ * with segments, a cursor that does not read) is false: the full hook decides.
+ */
+export function nothingUnread(dir: string, member: string): boolean {
+  const inboxes = path.join(dir, 'inboxes');
+  let text = '';
   try {
-    const v = JSON.parse(readFileSync(file, 'utf8')) as { offset?: unknown };
-    return typeof v.offset === 'number' ? v.offset : 0;
+    text = readFileSync(path.join(inboxes, `${member}.cursor.${member}.json`), 'utf8');
   } catch {
-    return 0;
+    // No cursor: nothing read yet.
   }
+  let seq = 1;
+  let offset = 0;
+  let sealed: [number, number] | null = null;
+  if (text.startsWith('{\n')) {
+    // A cursor from before the log: the full hook reads one that names segments.
+    if (/"(?:seq|sealed)"/.test(text)) return false;
+    offset = Number(/"offset"\s*:\s*(\d+)/.exec(text)?.[1] ?? 0);
+  } else {
+    for (const m of text.matchAll(CURSOR_RECORD)) {
+      seq = Number(m[1]);
+      offset = Number(m[2]);
+      sealed = m[3] === undefined ? null : [Number(m[3]), Number(m[4])];
+    }
+  }
+  const segment = (n: number): string => path.join(dir, 'segments', 'inboxes', `${member}.${String(n).padStart(6, '0')}.jsonl`);
+  if (sizeOf(segment(seq)) >= 0) return false;
+  if (sealed && sizeOf(segment(sealed[0])) > sealed[1]) return false;
+  return Math.max(0, sizeOf(path.join(inboxes, `${member}.jsonl`))) <= offset;
 }
 
 function isMember(dir: string, member: string): boolean {
@@ -74,9 +106,8 @@ export async function fastStop(argv: readonly string[], teamuxBin: string): Prom
   preReadStdin = await readAll(process.stdin);
   // Input that is not a JSON object is reported by the full hook.
   if (!isJsonObject(preReadStdin)) return false;
-  const inboxes = path.join(dir, 'inboxes');
   // Bytes past the cursor may be a message: the full hook decides (and hands it over).
-  if (sizeOf(path.join(inboxes, `${member}.jsonl`)) > cursorOffset(path.join(inboxes, `${member}.cursor.${member}.json`))) return false;
+  if (!nothingUnread(dir, member)) return false;
   const child = spawn(process.execPath, [teamuxBin, 'hook', 'StopIdle', '--as', member, '--team-dir', dir], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
   child.on('error', () => undefined);
   await new Promise<void>((resolve) => child.stdin.end(preReadStdin, () => resolve()));

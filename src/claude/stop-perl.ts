@@ -54,11 +54,26 @@ sub slurp { my $f = shift; open(my $h, '<', $f) or return ''; local $/; my $t = 
 my $team = slurp("$dir/team.json");
 my $at = index($team, '"members"');
 full() unless $at >= 0 && substr($team, $at) =~ /(?<!\\\\)"name"\\s*:\\s*"\\Q$member\\E"/;
+# The member's own cursor: the last whole record of its log (src/store/cursor-log.ts; the same
+# pattern as stop-fast.cts), or a cursor from before the log (one naming segments goes to node).
+my $cursor = slurp("$dir/inboxes/$member.cursor.$member.json");
+my ($seq, $offset, $sseq, $soff) = (1, 0, undef, undef);
+if ($cursor =~ /\\A\\{\\n/) {
+  full() if $cursor =~ /"(?:seq|sealed)"/;
+  ($offset) = $cursor =~ /"offset"\\s*:\\s*(\\d+)/;
+  $offset = 0 unless defined $offset;
+} else {
+  while ($cursor =~ /^\\{"seq":(\\d+),"offset":(\\d+)(?:,"sealed":\\{"seq":(\\d+),"offset":(\\d+)\\})?,"(?:add|seen)":\\[(?:"[^"\\\\\\n]*"(?:,"[^"\\\\\\n]*")*)?\\]\\}$/mg) {
+    ($seq, $offset, $sseq, $soff) = ($1, $2, $3, $4);
+  }
+}
+# Bytes past the cursor may be a message: the full hook hands it over. That includes a cursor whose
+# segment was sealed since, and lines that reached the segment sealed last after it was read.
+my $segs = "$dir/segments/inboxes/$member";
+full() if -e sprintf('%s.%06d.jsonl', $segs, $seq);
+full() if defined $sseq && (-s sprintf('%s.%06d.jsonl', $segs, $sseq) || 0) > $soff;
 my $size = -s "$dir/inboxes/$member.jsonl";
 $size = 0 unless defined $size;
-my ($offset) = slurp("$dir/inboxes/$member.cursor.$member.json") =~ /"offset"\\s*:\\s*(\\d+)/;
-$offset = 0 unless defined $offset;
-# Bytes past the cursor may be a message: the full hook hands it over.
 full() if $size > $offset;
 run_with_input(1, $node, $bin, 'hook', 'StopIdle', '--as', $member, '--team-dir', $dir) or full();
 exit 0;

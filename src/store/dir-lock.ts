@@ -5,10 +5,12 @@
  * CLI's short paths use it so a claim does not load proper-lockfile and its three packages; store/
  * lock.ts (proper-lockfile, with the same timings) and this exclude each other, which
  * test/store/dir-lock.test.ts checks in both directions. It owns the set of locks this process holds,
- * removed on exit as proper-lockfile does.
+ * removed on exit and on SIGINT, SIGTERM and SIGHUP as proper-lockfile does (with signal-exit): a
+ * process in which nothing else handles the signal removes its lock folders and dies of the signal
+ * (re-raised, so its exit status says so), instead of leaving the lock to go stale.
  */
-import { lstatSync, rmdirSync } from 'node:fs';
-import { mkdir, rmdir, stat, utimes } from 'node:fs/promises';
+import { lstatSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { stat, utimes } from 'node:fs/promises';
 import * as path from 'node:path';
 import { checkFolderSync, UnsafePathError } from './fsx.js';
 
@@ -41,7 +43,63 @@ export function checkLockPath(target: string): void {
 
 /** Lock folders this process holds, removed if it exits holding them. */
 const held = new Set<string>();
-let exitHook = false;
+let hooked = false;
+
+/** The signals that end a process unless it handles them (signal-exit's list, the ones a person or a supervisor sends). */
+const FATAL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** Remove every lock folder this process holds, at once (on exit or a fatal signal). */
+function removeHeldSync(): void {
+  for (const d of held) {
+    try {
+      rmdirSync(d);
+    } catch {
+      // Gone already.
+    }
+  }
+  held.clear();
+}
+
+/**
+ * How many of a signal's listeners belong to signal-exit (loaded with proper-lockfile by store/lock.ts):
+ * one per loaded copy. Its listener acts only when it is alone, so it must not count as someone else
+ * handling the signal, or neither would end the process.
+ */
+function signalExitListeners(): number {
+  const p = process as unknown as Record<string | symbol, { count?: unknown } | undefined>;
+  const count = (e: { count?: unknown } | undefined): number => (typeof e?.count === 'number' ? e.count : 0);
+  return count(p.__signal_exit_emitter__) + count(p[Symbol.for('signal-exit emitter')]);
+}
+
+/** On a fatal signal nothing else handles: remove the held locks and re-raise it with our listeners gone. */
+function onFatalSignal(sig: NodeJS.Signals): void {
+  const others = process.listeners(sig).filter((l) => l !== signalListeners.get(sig)).length;
+  // Someone else decides what the signal means (the screen cleans up and exits): the exit hook removes the locks then.
+  if (others > signalExitListeners()) return;
+  removeHeldSync();
+  for (const [s, listener] of signalListeners) process.removeListener(s, listener);
+  signalListeners.clear();
+  process.kill(process.pid, sig);
+}
+
+const signalListeners = new Map<NodeJS.Signals, () => void>();
+
+/**
+ * Remove held locks on exit and on the fatal signals, from before the first lock folder is made until
+ * the process ends. Listening only while a lock is held would leave two gaps: a signal delivered
+ * between the mkdir and the listener (the default action kills at once, the folder stays), and one
+ * pending when the listener is removed (it would be dropped, and the process live on).
+ */
+function hookProcess(): void {
+  if (hooked) return;
+  hooked = true;
+  process.once('exit', removeHeldSync);
+  for (const sig of FATAL_SIGNALS) {
+    const listener = (): void => onFatalSignal(sig);
+    signalListeners.set(sig, listener);
+    process.on(sig, listener);
+  }
+}
 
 /** Run `fn` holding the lock on `target`, waiting about 10 s for it at most (LockBusyError). */
 export async function withDirLock<T>(target: string, fn: () => Promise<T>): Promise<T> {
@@ -69,23 +127,12 @@ export async function tryWithDirLock<T>(target: string, fn: () => Promise<T>): P
 async function acquire(target: string, retries: number): Promise<(() => Promise<void>) | null> {
   checkLockPath(target);
   const dir = `${target}.lock`;
+  hookProcess();
   for (let attempt = 0; ; attempt++) {
-    if (await take(dir)) break;
+    if (take(dir)) break;
     if (attempt >= retries) return null;
     // The retry package's back-off as proper-lockfile configures it: factor 1.3, 1 to 40 ms, randomized.
     await new Promise((r) => setTimeout(r, Math.min(40, Math.round((Math.random() + 1) * 1.3 ** attempt))));
-  }
-  if (!exitHook) {
-    exitHook = true;
-    process.once('exit', () => {
-      for (const d of held) {
-        try {
-          rmdirSync(d);
-        } catch {
-          // Gone already.
-        }
-      }
-    });
   }
   held.add(dir);
   let mtime = (await stat(dir)).mtimeMs;
@@ -121,15 +168,23 @@ async function acquire(target: string, retries: number): Promise<(() => Promise<
     if (released) return;
     released = true;
     clearTimeout(timer);
+    // Forgotten and removed in one synchronous step: a signal handled after it finds nothing to remove.
     held.delete(dir);
-    await rmdir(dir).catch(() => undefined);
+    try {
+      rmdirSync(dir);
+    } catch {
+      // Gone already (taken over as stale).
+    }
   };
 }
 
-/** One attempt: mkdir, or remove a stale lock and mkdir once more (proper-lockfile's acquireLock). */
-async function take(dir: string, staleCheck = true): Promise<boolean> {
+/**
+ * One attempt: mkdir, or remove a stale lock and mkdir once more (proper-lockfile's acquireLock).
+ * Synchronous, so the caller records a lock it made before a signal can be handled in between.
+ */
+function take(dir: string, staleCheck = true): boolean {
   try {
-    await mkdir(dir);
+    mkdirSync(dir);
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -137,15 +192,17 @@ async function take(dir: string, staleCheck = true): Promise<boolean> {
   if (!staleCheck) return false;
   let st;
   try {
-    st = await stat(dir);
+    st = statSync(dir);
   } catch (err) {
     // Removed meanwhile: one more try, without the stale check.
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return take(dir, false);
     throw err;
   }
   if (st.mtimeMs >= Date.now() - LOCK_STALE_MS) return false;
-  await rmdir(dir).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'ENOENT') throw err;
-  });
+  try {
+    rmdirSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
   return take(dir, false);
 }

@@ -79,6 +79,22 @@ export async function openForRead(file: string): Promise<fsp.FileHandle> {
   return fh;
 }
 
+/** openForRead's synchronous form: a file descriptor to close with closeSync (ENOENT is thrown as it is). */
+export function openForReadSync(file: string): number {
+  checkFolderSync(path.dirname(file));
+  let fd: number;
+  try {
+    fd = openSync(file, fsc.O_RDONLY | NOFOLLOW | fsc.O_NONBLOCK);
+  } catch (err) {
+    throw linkRefused(file, err);
+  }
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw new UnsafePathError(file, 'is not a regular file');
+  }
+  return fd;
+}
+
 /** Read a small file synchronously, with the same refusals as openForRead; undefined when missing. */
 export function readTextSync(file: string): string | undefined {
   checkFolderSync(path.dirname(file));

@@ -1,6 +1,7 @@
 /**
  * Inboxes: one append-only JSONL file per member under `inboxes/`. Each reader keeps a cursor (a byte
- * offset and the ids it has seen) in its own file. Reading never deletes anything: `unread()` returns
+ * offset and the ids it has seen) in its own file, itself an append-only log (store/cursor-log.ts), so
+ * moving it costs one short append. Reading never deletes anything: `unread()` returns
  * messages past the cursor and `commit()` moves it, so a reader that crashes between the two gets the
  * same messages again, and a message appended twice is delivered once. An inbox past
  * INBOX_SEGMENT_BYTES is sealed into `segments/inboxes/<member>.<seq>.jsonl` (store/segments.ts); a
@@ -11,15 +12,14 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { checkMessage } from '../protocol/message-line.js';
 import type { Message, MessageType } from '../protocol/types.js';
-import { promises as fsp, readdirSync } from 'node:fs';
-import { appendLine, ensureDir, openForRead, parseJson, readText, writeJson, type FileProblem } from './fsx.js';
+import { closeSync, fstatSync, promises as fsp, readdirSync, readSync } from 'node:fs';
+import { readCursorFile, SEEN_LIMIT, writeCursor, type StoredCursor } from './cursor-log.js';
+import { appendLine, ensureDir, openForReadSync, type FileProblem } from './fsx.js';
 import type { InboxStore } from './backend.js';
 import type { TeamPaths } from './paths.js';
 import { sealedSeqs, sealIfFull, segmentPath, type SegmentSpec } from './segments.js';
 import { waitOnFolder } from './watch.js';
 
-/** How many delivered ids a cursor remembers for de-duplication. */
-const SEEN_LIMIT = 2_000;
 /** The largest message accepted, in bytes of its JSON line. */
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
 
@@ -119,28 +119,23 @@ export class Mailbox implements InboxStore {
 
   /** The reader's cursor for `member`'s inbox. */
   async cursor(member: string, reader: string): Promise<Cursor> {
-    const file = this.paths.cursor(member, reader);
-    const text = await readText(file);
-    if (text === undefined) return { offset: 0, seen: [] };
-    const json = parseJson(file, text);
-    const v = json.ok ? (json.value as Partial<Cursor>) : {};
-    if (typeof v.offset !== 'number' || !Array.isArray(v.seen)) return { offset: 0, seen: [] };
-    const c: Cursor = { offset: v.offset, seen: v.seen.filter((s): s is string => typeof s === 'string') };
-    if (Number.isInteger(v.seq) && v.seq! > 0) c.seq = v.seq;
-    if (v.sealed && Number.isInteger(v.sealed.seq) && Number.isInteger(v.sealed.offset)) c.sealed = { seq: v.sealed.seq, offset: v.sealed.offset };
-    return c;
+    return (await readCursorFile(this.paths.cursor(member, reader))).cursor;
   }
 
   /** Messages in `member`'s inbox past `reader`'s cursor, across its segments; complete lines only, duplicates dropped. */
   async unread(member: string, reader: string = member): Promise<Unread> {
-    const cursor = await this.cursor(member, reader);
+    return this.unreadFrom(member, await this.cursor(member, reader));
+  }
+
+  /** Messages in `member`'s inbox past `cursor`. */
+  private async unreadFrom(member: string, cursor: Cursor): Promise<Unread> {
     const spec = this.segments(member);
     const seen = new Set(cursor.seen);
     const out: Unread = { messages: [], next: { ...cursor, seen: [] }, problems: [] };
     const take = (buf: Buffer, file: string, base: number): number => parseInbox(buf, file, base, seen, out);
     // Lines that reached the segment sealed last after this reader had moved on.
     if (cursor.sealed) {
-      const r = await readFrom(segmentPath(spec, cursor.sealed.seq), cursor.sealed.offset);
+      const r = readFrom(segmentPath(spec, cursor.sealed.seq), cursor.sealed.offset);
       if (r) out.next.sealed = { seq: cursor.sealed.seq, offset: cursor.sealed.offset + take(r, segmentPath(spec, cursor.sealed.seq), cursor.sealed.offset) };
     }
     let seq = cursor.seq ?? 1;
@@ -154,30 +149,29 @@ export class Mailbox implements InboxStore {
         if (!sealed.includes(seq)) [seq, offset] = [sealed.find((x) => x > seq) ?? active, 0];
         if (seq < active) {
           const file = segmentPath(spec, seq);
-          const r = (await readFrom(file, offset)) ?? Buffer.alloc(0);
+          const r = readFrom(file, offset) ?? Buffer.alloc(0);
           out.next.sealed = { seq, offset: offset + take(r, file, offset) };
           [seq, offset] = [seq + 1, 0];
           continue;
         }
       }
       const file = this.paths.inbox(member);
+      // Synchronous reads: the new part of an inbox is small, and a few system calls cost less than
+      // as many round trips through the thread pool (a segment read whole is at most its size).
       let buf: Buffer | null;
-      try {
-        const fh = await openForRead(file);
+      const fd = openOrNull(file);
+      if (fd === null) buf = null;
+      else {
         try {
           // Opened after a rename? Then this file is the next segment: go round again.
           if (sealedSeqs(spec).includes(seq)) continue;
-          const { size } = await fh.stat();
+          const { size } = fstatSync(fd);
           // A cursor past the end means the file was replaced by hand: start over; ids de-duplicate.
           if (offset > size) offset = 0;
-          buf = Buffer.alloc(size - offset);
-          if (buf.length > 0) await fh.read(buf, 0, buf.length, offset);
+          buf = readAt(fd, offset, size);
         } finally {
-          await fh.close();
+          closeSync(fd);
         }
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        buf = null;
       }
       out.next.seq = seq;
       out.next.offset = offset + (buf ? take(buf, file, offset) : 0);
@@ -189,18 +183,28 @@ export class Mailbox implements InboxStore {
 
   /** Move the reader's cursor once its messages are handled. */
   async commit(member: string, reader: string, next: Cursor): Promise<void> {
-    await ensureDir(this.paths.inboxes);
-    const before = await this.cursor(member, reader);
-    await writeJson(this.paths.cursor(member, reader), next);
+    const file = this.paths.cursor(member, reader);
+    await this.move(member, file, await readCursorFile(file), next);
+  }
+
+  /** Move a cursor from `before` (as its file reads now) to `next`, and free the segments it passed. */
+  private async move(member: string, file: string, before: StoredCursor, next: Cursor): Promise<void> {
+    if (!this.dirReady) {
+      await ensureDir(this.paths.inboxes);
+      this.dirReady = true;
+    }
+    await writeCursor(file, before, next);
     // Moving past a sealed segment may free it.
-    if ((next.seq ?? 1) !== (before.seq ?? 1)) await this.prune(member);
+    if ((next.seq ?? 1) !== (before.cursor.seq ?? 1)) await this.prune(member);
   }
 
   /** Read and commit in one step (the CLI's `inbox read`). */
   async read(member: string, reader: string = member): Promise<Unread> {
-    const r = await this.unread(member, reader);
-    const c = await this.cursor(member, reader);
-    if (r.next.offset !== c.offset || r.next.seq !== c.seq || r.next.sealed?.offset !== c.sealed?.offset || r.messages.length > 0) await this.commit(member, reader, r.next);
+    const file = this.paths.cursor(member, reader);
+    const before = await readCursorFile(file);
+    const c = before.cursor;
+    const r = await this.unreadFrom(member, c);
+    if (r.next.offset !== c.offset || r.next.seq !== c.seq || r.next.sealed?.offset !== c.sealed?.offset || r.messages.length > 0) await this.move(member, file, before, r.next);
     return r;
   }
 
@@ -216,22 +220,36 @@ export class Mailbox implements InboxStore {
   }
 }
 
-/** Bytes of a file from `offset` to its end; null when it is missing. */
-async function readFrom(file: string, offset: number): Promise<Buffer | null> {
-  let fh;
+/** `file` opened for reading (no link followed); null when it is missing. */
+function openOrNull(file: string): number | null {
   try {
-    fh = await openForRead(file);
+    return openForReadSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
+}
+
+/** The bytes of an open file from `offset` to `size` (fewer if it was cut meanwhile). */
+function readAt(fd: number, offset: number, size: number): Buffer {
+  const buf = Buffer.alloc(Math.max(0, size - offset));
+  let got = 0;
+  while (got < buf.length) {
+    const n = readSync(fd, buf, got, buf.length - got, offset + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got === buf.length ? buf : buf.subarray(0, got);
+}
+
+/** Bytes of a file from `offset` to its end; null when it is missing. */
+function readFrom(file: string, offset: number): Buffer | null {
+  const fd = openOrNull(file);
+  if (fd === null) return null;
   try {
-    const { size } = await fh.stat();
-    const buf = Buffer.alloc(Math.max(0, size - offset));
-    if (buf.length > 0) await fh.read(buf, 0, buf.length, offset);
-    return buf;
+    return readAt(fd, offset, fstatSync(fd).size);
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
 }
 
