@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { CriteriaInput, Finding, StoryInput, VerdictSchema } from '../protocol/pipeline.js';
-import { isReady, openBlockers } from '../protocol/tasks.js';
+import { idList, isReady, openBlockers } from '../protocol/tasks.js';
 import { accept, TaskStatus, type Task } from '../protocol/types.js';
 import type { TeamStore } from '../store/team.js';
 import { actor, defineOp, oneLine } from './op.js';
@@ -133,7 +133,7 @@ export const createTask = defineOp({
   }),
   summary: (i) => `${oneLine(i.subject, 50)}${i.blockedBy.length ? ` (after ${i.blockedBy.join(', ')})` : ''}`,
   run: (i, ctx) => ctx.store.tasks.create({ subject: i.subject, description: i.description, blockedBy: i.blockedBy }),
-  text: (t) => `created task ${t.id}: ${t.subject}${t.blockedBy.length ? ` (blocked by ${t.blockedBy.join(', ')})` : ''}`,
+  text: (t) => `created task ${t.id}: ${t.subject}${t.blockedBy.length ? ` (blocked by ${idList(t.blockedBy)})` : ''}`,
 });
 
 /** Put every task `me` holds back on the board; returns their ids. */

@@ -24,6 +24,15 @@ export function openBlockers(task: Task, index: TaskIndex): string[] {
   return task.blockedBy.filter((id) => index.get(id)?.status !== 'completed');
 }
 
+/** Most task ids a refusal names; a task waiting on thousands names these and counts the rest. */
+const NAMED_IDS = 10;
+
+/** Task ids for a message: all of them, or the first NAMED_IDS and how many more. */
+export function idList(ids: readonly string[]): string {
+  if (ids.length <= NAMED_IDS) return ids.join(', ');
+  return `${ids.slice(0, NAMED_IDS).join(', ')} and ${(ids.length - NAMED_IDS).toLocaleString('en-US')} more`;
+}
+
 /** Would making `task` blocked by `blocker` close a cycle? True if `task` is reachable from blocker's blockedBy chain back to task. */
 export function wouldCycle(index: TaskIndex, task: string, blocker: string): boolean {
   if (task === blocker) return true;
@@ -82,7 +91,7 @@ export function checkClaim(task: Task | undefined, index: TaskIndex, id: string)
   if (!legal.ok) return legal;
   if (task.owner !== null) return refuse('already_claimed', `task ${id} is already claimed by ${task.owner}`);
   const open = openBlockers(task, index);
-  if (open.length > 0) return refuse('blocked', `task ${id} is blocked by ${open.join(', ')}`);
+  if (open.length > 0) return refuse('blocked', `task ${id} is blocked by ${idList(open)}`);
   return accept(task);
 }
 
@@ -158,7 +167,7 @@ export function applyUpdate(
     next = releasedAs(task, 'released', 'released by an update', now);
   } else {
     const open = openBlockers(task, index);
-    if (open.length > 0) return refuse('blocked', `task ${id} is blocked by ${open.join(', ')}`);
+    if (open.length > 0) return refuse('blocked', `task ${id} is blocked by ${idList(open)}`);
     next = completedBy(task, by, patch.result !== undefined ? patch.result : task.result, now);
   }
   if (patch.subject !== undefined) next.subject = patch.subject;

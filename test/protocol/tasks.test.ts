@@ -1,6 +1,6 @@
 // The pure task-board rules: readiness, cycles, claims, compare-and-set, completion.
 import { describe, expect, it } from 'vitest';
-import { applyUpdate, checkClaim, checkDependency, completed, isReady, newlyReady, released, withBlocked, withBlocker, wouldCycle } from '../../src/protocol/tasks.js';
+import { applyUpdate, checkClaim, checkDependency, completed, idList, isReady, newlyReady, released, withBlocked, withBlocker, wouldCycle } from '../../src/protocol/tasks.js';
 import type { Task } from '../../src/protocol/types.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
@@ -74,6 +74,14 @@ describe('claims', () => {
     expect(checkClaim(owned, idx, '2')).toMatchObject({ ok: false, reason: 'already_claimed' });
     expect(checkClaim(blocked, idx, '3')).toMatchObject({ ok: false, reason: 'blocked', message: 'task 3 is blocked by 2' });
     expect(checkClaim(task('4'), idx, '4').ok).toBe(true);
+  });
+
+  it('a claim refused for thousands of open blockers names ten and counts the rest', () => {
+    const blockers = Array.from({ length: 40_000 }, (_, i) => String(i + 10));
+    const waiting = task('5', { blockedBy: blockers });
+    const refused = checkClaim(waiting, index(waiting), '5');
+    expect(refused).toMatchObject({ ok: false, reason: 'blocked', message: 'task 5 is blocked by 10, 11, 12, 13, 14, 15, 16, 17, 18, 19 and 39,990 more' });
+    expect(idList(['1', '2'])).toBe('1, 2');
   });
 });
 
