@@ -256,7 +256,7 @@ export class Multiplexer {
         }
         // The operator's keys: a Claude wake waits until they have stopped typing here.
         pane.lastTypedAt = Date.now();
-        return pane.write(encodeForPane(fx.raw, pane.term.modes.applicationCursorKeys));
+        return pane.write(encodeForPane(fx.raw, pane.term.applicationCursorKeys));
       case 'write': return pane?.write(fx.data);
       case 'paste':
         if (!pane) return;
