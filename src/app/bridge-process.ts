@@ -104,7 +104,6 @@ export async function runBridgeProcess(store: TeamStore, spec: BridgeSpec, o: Br
     await lock.release();
     return 1;
   }
-  log.info(`tmux stand-in bridge: pid ${process.pid} serves session ${session} on tmux -L ${spec.tmuxSocket}`);
   // A has-session past its deadline says nothing about the session: 'unknown', polled again.
   const exists = async (): Promise<'yes' | 'no' | 'unknown'> => {
     const r = await runner.run([...globalArgs(spec.tmuxSocket), 'has-session', '-t', sessionTarget(session)]);
@@ -119,6 +118,9 @@ export async function runBridgeProcess(store: TeamStore, spec: BridgeSpec, o: Br
   let answeredAt = Date.now();
   const first = await exists();
   let seen = first === 'yes';
+  // Said once the session has been looked for, so a reader of the log knows what the bridge knew.
+  const state = first === 'yes' ? 'there' : first === 'no' ? 'not there yet' : 'not answered yet';
+  log.info(`tmux stand-in bridge: pid ${process.pid} serves session ${session} on tmux -L ${spec.tmuxSocket} (session ${state})`);
   let why = 'asked to stop';
   while (!stopped) {
     await Promise.race([new Promise((r) => setTimeout(r, poll)), o.stop ?? new Promise(() => undefined)]);

@@ -9,10 +9,11 @@
  */
 import type { PaneSpec } from '../host/types.js';
 import { systemClock, type Clock, type ClockTimer } from '../host/clock.js';
+import type { InputToken } from '../keys/input.js';
 import type { Effect, MuxEvent, TermFacts } from '../mux/events.js';
 import { encodeForPane } from '../mux/input.js';
 import { reduce } from '../mux/reduce.js';
-import { awaiting, initialState, layoutOf, type MemberLaunch, type MuxState } from '../mux/state.js';
+import { awaiting, focusedPane, initialState, layoutOf, type MemberLaunch, type MuxState } from '../mux/state.js';
 import { OPERATOR } from '../protocol/operator.js';
 import { innerSize, type ScreenLayout } from '../ui/geometry.js';
 import { TerminalScreen } from '../ui/screen.js';
@@ -255,7 +256,7 @@ export class Multiplexer {
         }
         // The operator's keys: a Claude wake waits until they have stopped typing here.
         pane.lastTypedAt = Date.now();
-        return pane.write(encodeForPane(fx.raw, pane.term.modes.applicationCursorKeys));
+        return pane.write(encodeForPane(fx.raw, pane.term.applicationCursorKeys));
       case 'write': return pane?.write(fx.data);
       case 'paste':
         if (!pane) return;
@@ -353,19 +354,26 @@ export class Multiplexer {
     if (drawFrame(this.surface, { state: this.st, geometry: this.geometry, panes, backend: this.opts.host.kind, ...flags })) this.frames.full = true;
   }
 
-  /** The emulator modes the reducer needs to route input, by pane id. */
-  private termFacts(): Record<string, TermFacts> {
+  /**
+   * The emulator modes the reducer needs to route `token`, by pane id: a mouse event may land on any
+   * pane, a key or a paste only reaches the focused one, so only its facts are read (this runs on
+   * every key, before its bytes go to the pane).
+   */
+  private termFacts(token: InputToken): Record<string, TermFacts> {
     const out: Record<string, TermFacts> = {};
-    for (const [id, p] of this.live) {
-      const m = p.term.modes;
-      out[id] = { rows: p.term.rows, applicationCursorKeys: m.applicationCursorKeys, bracketedPaste: m.bracketedPaste, mouse: m.mouseTracking !== 'none' };
+    if (token.kind === 'mouse') {
+      for (const [id, p] of this.live) out[id] = factsOf(p);
+      return out;
     }
+    const focused = focusedPane(this.st);
+    const p = focused && this.live.get(focused.id);
+    if (p) out[focused.id] = factsOf(p);
     return out;
   }
 
   private setupSignals(surface: Surface): void {
     const subs = [
-      surface.onInput((token) => this.dispatch({ kind: 'input', token, terms: this.termFacts() })),
+      surface.onInput((token) => this.dispatch({ kind: 'input', token, terms: this.termFacts(token) })),
       surface.onResize((cols, rows) => this.dispatch({ kind: 'resize', cols, rows })),
       // The terminal can also go away as end-of-file on its input, with or without a SIGHUP.
       surface.onEnd(() => this.dispatch({ kind: 'hangup' })),
@@ -420,4 +428,10 @@ export class Multiplexer {
     if (this.farewell) this.opts.output.write(`${this.farewell}\n`);
     this.finished(code);
   }
+}
+
+/** What the reducer needs to know of a pane's emulator to route input to it. */
+function factsOf(p: Pane): TermFacts {
+  const m = p.term.modes;
+  return { rows: p.term.rows, applicationCursorKeys: m.applicationCursorKeys, bracketedPaste: m.bracketedPaste, mouse: m.mouseTracking !== 'none' };
 }

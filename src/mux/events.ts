@@ -26,7 +26,7 @@ export interface TermFacts {
 
 /** Something that happened. */
 export type MuxEvent =
-  /** A key, paste or mouse event from the outer terminal, with the panes' emulator modes by id. */
+  /** A key, paste or mouse event from the outer terminal, with emulator modes by pane id (for a key or paste, the focused pane's at least). */
   | { kind: 'input'; token: InputToken; terms: Readonly<Record<string, TermFacts>> }
   /** Run a bound action as if its key was pressed. */
   | { kind: 'action'; action: KeyAction }

@@ -22,6 +22,7 @@ export const ESC_TIMEOUT_MS = 25;
 
 interface Program {
   cup(y: number, x: number): void;
+  flush(): void;
   showCursor(): void;
   hideCursor(): void;
   tput: { brokenACS: boolean };
@@ -47,6 +48,8 @@ export class TerminalScreen implements Surface {
   private readonly screen: Widgets.Screen;
   private readonly grid: CellGrid;
   private readonly program: Program;
+  // blessed's draw of changed cells (blessed-draw.ts, installed on blessed's Screen by installBlessedAttrs)
+  private readonly draw: (start: number, end: number) => void;
   // the terminal's modes
   private readonly guard: TerminalGuard;
   // input
@@ -85,6 +88,8 @@ export class TerminalScreen implements Surface {
     });
     this.grid = gridOf(this.screen);
     this.program = (this.screen as unknown as { program: Program }).program;
+    const internals = this.screen as unknown as { draw(start: number, end: number): void };
+    this.draw = (start, end) => internals.draw(start, end);
     // Draw box characters as UTF-8, never through the VT100 alternate character set: a pane's text
     // and the separators then read the same in every terminal and in tmux's capture-pane.
     this.program.tput.brokenACS = true;
@@ -115,13 +120,18 @@ export class TerminalScreen implements Surface {
   }
 
   flush(cursor: SurfaceCursor): void {
-    this.screen.render();
+    // Only the grid is drawn: blessed's render() would first walk a widget tree teamux does not have
+    // and emit events nothing here listens to.
+    this.draw(0, this.grid.lines.length - 1);
     if (cursor) {
       this.program.cup(cursor.y, cursor.x);
       this.program.showCursor();
     } else {
       this.program.hideCursor();
     }
+    // blessed holds what it writes until the next turn of the event loop; the frame (a key's echo
+    // among them) goes to the terminal now, in one write.
+    this.program.flush();
   }
 
   bell(): void {

@@ -10,8 +10,7 @@
  * oldest first; the oldest block is dropped once all its lines are older than that.
  */
 
-import { ATTR_DEFAULT } from './attr.js';
-import type { CompactLine } from './history.js';
+import { attrRunWords, collectAttrRuns, type CompactLine } from './history.js';
 import { CODEPOINT_MASK, IS_COMBINED, WIDTH_SHIFT } from './xterm-internals.js';
 
 
@@ -178,25 +177,14 @@ export class HistoryStore {
       units[from + x] = cp === 0 ? 0x20 : cp;
     }
     block.ends[i] = (from + end) | (wrapped ? WRAPPED : 0);
-    // the runs, written where the block keeps them; a line without any adds none
-    const start = block.runCount;
-    let attr = ATTR_DEFAULT;
-    let lastFg = 0;
-    let lastBg = 0;
-    for (let x = 0; x < end; x++) {
-      const fg = data[x * 3 + 1]!;
-      const bg = data[x * 3 + 2]!;
-      if (fg === lastFg && bg === lastBg) continue;
-      lastFg = fg;
-      lastBg = bg;
-      const next = fg === 0 && bg === 0 ? ATTR_DEFAULT : attrAt(x);
-      if (next === attr) continue;
-      attr = next;
-      const runs = runsFor(block, this.scratch, 2);
-      runs[block.runCount++] = x;
-      runs[block.runCount++] = attr;
+    // the runs, copied where the block keeps them; a line without any adds none
+    const count = collectAttrRuns(data, end, attrAt);
+    if (count > 0) {
+      const runs = runsFor(block, this.scratch, count);
+      for (let k = 0; k < count; k++) runs[block.runCount + k] = attrRunWords[k]!;
+      block.runCount += count;
     }
-    if (block.runCount > start || block.runEnds) runEndsOf(block, this.scratch, i)[i] = block.runCount;
+    if (count > 0 || block.runEnds) runEndsOf(block, this.scratch, i)[i] = block.runCount;
     this.pushLayout(block, i, null);
     this.dropOldest();
     return true;

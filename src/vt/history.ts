@@ -107,13 +107,19 @@ export function compactWords(data: Uint32Array, combined: Record<number, string>
   return { text: chars.join(''), layout, runs, wrapped };
 }
 
-// reused between lines: the UTF-16 units of a simple line, the runs being collected
+// reused between lines: the UTF-16 units of a simple line
 let codes = new Uint16Array(256);
-const runScratch: number[] = [];
 
-/** The attr runs of cells [0, end) from their fg/bg words; null when all are the defaults. */
-function attrRuns(data: Uint32Array, end: number, attrAt: (x: number) => number): Uint32Array | null {
-  runScratch.length = 0;
+/** The runs collectAttrRuns found last (pairs: first cell, attr), valid up to the count it returned. */
+export let attrRunWords = new Uint32Array(64);
+
+/**
+ * Collect the attr runs of cells [0, end) from their fg/bg words into attrRunWords, without
+ * allocating (the array grows only for a line with more runs than any before); returns how many
+ * words it wrote, 0 when every cell has the default attr.
+ */
+export function collectAttrRuns(data: Uint32Array, end: number, attrAt: (x: number) => number): number {
+  let count = 0;
   let attr = ATTR_DEFAULT;
   let lastFg = 0;
   let lastBg = 0;
@@ -124,15 +130,23 @@ function attrRuns(data: Uint32Array, end: number, attrAt: (x: number) => number)
     lastFg = fg;
     lastBg = bg;
     const next = fg === 0 && bg === 0 ? ATTR_DEFAULT : attrAt(x);
-    if (next !== attr) {
-      attr = next;
-      runScratch.push(x, attr);
+    if (next === attr) continue;
+    attr = next;
+    if (count + 2 > attrRunWords.length) {
+      const more = new Uint32Array(attrRunWords.length * 2);
+      more.set(attrRunWords);
+      attrRunWords = more;
     }
+    attrRunWords[count++] = x;
+    attrRunWords[count++] = attr;
   }
-  if (runScratch.length === 0) return null;
-  const runs = new Uint32Array(runScratch.length);
-  for (let i = 0; i < runs.length; i++) runs[i] = runScratch[i]!;
-  return runs;
+  return count;
+}
+
+/** The attr runs of cells [0, end) from their fg/bg words; null when all are the defaults. */
+function attrRuns(data: Uint32Array, end: number, attrAt: (x: number) => number): Uint32Array | null {
+  const count = collectAttrRuns(data, end, attrAt);
+  return count === 0 ? null : attrRunWords.slice(0, count);
 }
 
 /** Fill out[0, cols) from a compact line (blank cells past its end), reusing out's Cell objects. */

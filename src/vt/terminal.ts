@@ -25,6 +25,7 @@ import { parseBudget } from './parse-budget.js';
 import { installReverseWrap } from './reverse-wrap.js';
 import { teamuxUnicode, UNICODE_VERSION } from './width.js';
 import {
+  applicationCursorKeysOf,
   capCombiningMarks,
   registerEscHook,
   registerParamsHook,
@@ -299,6 +300,11 @@ export class PaneTerminal implements Disposable {
       sendFocus: modes.sendFocusMode,
       alternateScreen: this.buffers.active.type === 'alternate',
     };
+  }
+
+  /** Whether cursor keys are sent in application mode (DECCKM), without building every mode as `modes` does. */
+  get applicationCursorKeys(): boolean {
+    return applicationCursorKeysOf(this.term);
   }
 
   /** The cursor in viewport coordinates. */

@@ -48,7 +48,7 @@ export interface RawParams {
 }
 
 interface XtermCore {
-  coreService?: { isCursorHidden?: boolean };
+  coreService?: { isCursorHidden?: boolean; decPrivateModes?: { applicationCursorKeys?: boolean } };
   registerCsiHandler?(id: IFunctionIdentifier, callback: (params: RawParams) => boolean | Promise<boolean>): IDisposable;
   registerEscHandler?(id: IFunctionIdentifier, callback: () => boolean | Promise<boolean>): IDisposable;
   buffer?: { lines?: { get?(index: number): object | undefined }; scrollTop?: number; scrollBottom?: number; x?: number; y?: number };
@@ -75,6 +75,12 @@ export function mouseEncodingOf(terminal: Terminal): MouseEncoding {
     default:
       return 'default';
   }
+}
+
+/** Whether cursor keys are in application mode (DECCKM), read from xterm's core without building its public modes object. */
+export function applicationCursorKeysOf(terminal: Terminal): boolean {
+  const mode = coreOf(terminal).coreService?.decPrivateModes?.applicationCursorKeys;
+  return typeof mode === 'boolean' ? mode : terminal.modes.applicationCursorKeysMode;
 }
 
 /** Whether the application hid the cursor (DECTCEM `CSI ? 25 l`). */

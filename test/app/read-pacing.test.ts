@@ -29,6 +29,21 @@ const printer = (n: number, ms: number, tail: string): string => `use Time::HiRe
 const lineNumbers = (text: string): number[] => [...text.matchAll(/L(\d+)\r?\n/g)].map((m) => Number(m[1]));
 const upTo = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
 
+/** A pane running `perl -e script` wired to a real FrameScheduler as the multiplexer wires it; frames() counts the frames drawn. */
+async function pacedPane(script: string): Promise<{ pane: Pane; frames: () => number }> {
+  const host = new PtyHost();
+  cleanups.push(() => host.dispose({ kill: true }));
+  let frames = 0;
+  const scheduler = new FrameScheduler(systemClock, () => frames++, (err) => {
+    throw err;
+  });
+  cleanups.push(() => scheduler.stop());
+  const pane = new Pane({ id: 'p', command: 'perl', args: ['-e', script], cwd: process.cwd(), env: {}, cols: 80, rows: 24 }, 'shell', false, true, 1_000, (cause, source) => scheduler.request(cause, source), () => {});
+  cleanups.push(() => pane.dispose());
+  await pane.start(host);
+  return { pane, frames: () => frames };
+}
+
 describe('read pacing on a pty', () => {
   it('pty.held-from-its-data-listener-it-delivers-nothing-until-released-then-what-waited-at-once', async () => {
     const proc = await spawn(printer(200, 2, 'print "DONE\\n"; sleep(60);'));
@@ -76,16 +91,7 @@ describe('read pacing on a pty', () => {
 
   it('pane.a-pane-printing-a-line-every-few-ms-is-read-about-once-per-frame-and-shows-every-line', async () => {
     const lines = 300;
-    const host = new PtyHost();
-    cleanups.push(() => host.dispose({ kill: true }));
-    let frames = 0;
-    const scheduler = new FrameScheduler(systemClock, () => frames++, (err) => {
-      throw err;
-    });
-    cleanups.push(() => scheduler.stop());
-    const pane = new Pane({ id: 'p', command: 'perl', args: ['-e', printer(lines, 3, 'print "DONE\\n"; sleep(60);')], cwd: process.cwd(), env: {}, cols: 80, rows: 24 }, 'shell', false, true, 1_000, (cause, source) => scheduler.request(cause, source), () => {});
-    cleanups.push(() => pane.dispose());
-    await pane.start(host);
+    const { pane, frames: framesDrawn } = await pacedPane(printer(lines, 3, 'print "DONE\\n"; sleep(60);'));
     let reads = 0;
     let text = '';
     pane.proc!.onData((d) => {
@@ -96,6 +102,7 @@ describe('read pacing on a pty', () => {
     expect(lineNumbers(text), 'every line read, in order').toEqual(upTo(lines));
     await waitFor(() => pane.term.snapshotText().includes('DONE'), 'the last line on the pane\'s screen');
     // ~1 s of output at 30 frames a second: a read per frame and one more after it at most, far below a read per line
+    const frames = framesDrawn();
     expect(reads, `${reads} reads for ${lines} lines in ${frames} frames`).toBeLessThan(lines / 2);
     expect(reads).toBeLessThanOrEqual(2 * frames + 2);
   });
@@ -104,17 +111,7 @@ describe('read pacing on a pty', () => {
     // 8 MiB as fast as the pty takes it: held once a frame, it would arrive a few KiB per frame
     // (~120 KiB/s, over a minute); read freely, in a few seconds even on a loaded machine
     const lines = Math.floor((8 * 2 ** 20) / 80);
-    const host = new PtyHost();
-    cleanups.push(() => host.dispose({ kill: true }));
-    let frames = 0;
-    const scheduler = new FrameScheduler(systemClock, () => frames++, (err) => {
-      throw err;
-    });
-    cleanups.push(() => scheduler.stop());
-    const script = `$|=1; my $line = ("x" x 79) . "\n"; print $line for 1..${lines}; print "DONE\n"; sleep(60);`;
-    const pane = new Pane({ id: 'p', command: 'perl', args: ['-e', script], cwd: process.cwd(), env: {}, cols: 80, rows: 24 }, 'shell', false, true, 1_000, (cause, source) => scheduler.request(cause, source), () => {});
-    cleanups.push(() => pane.dispose());
-    await pane.start(host);
+    const { pane, frames: framesDrawn } = await pacedPane(`$|=1; my $line = ("x" x 79) . "\\n"; print $line for 1..${lines}; print "DONE\\n"; sleep(60);`);
     let received = 0;
     let tail = '';
     pane.proc!.onData((d) => {
@@ -126,6 +123,7 @@ describe('read pacing on a pty', () => {
     // the tty turns each LF into CRLF: 81 characters a line
     expect(received).toBeGreaterThanOrEqual(lines * 81);
     // a read per frame would be ~2,000 frames of ~4 KiB; streaming reads are many per frame
+    const frames = framesDrawn();
     expect(received / Math.max(1, frames), `${received} characters in ${frames} frames`).toBeGreaterThan(16 * 1024);
   });
 });

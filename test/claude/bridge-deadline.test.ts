@@ -51,7 +51,7 @@ describe('tmux commands of the bridge process have a deadline (real tmux server,
     const { team, socket, spec, serverPid, log } = await setup();
     let ended: number | undefined;
     const bridge = runBridgeProcess(team.store, spec, { pollMs: 100, tmuxDeadlineMs: 1_000 }).then((code) => (ended = code));
-    await waitFor(() => log().includes('serves session test'), 'the bridge serving', 30_000);
+    await waitFor(() => log().includes('(session there)'), 'the bridge serving, having seen the session', 30_000);
     process.kill(serverPid, 'SIGSTOP');
     // The session poll passes its deadline: logged with the command, and the bridge goes on.
     await waitFor(() => (log().match(/tmux command timed out after [\d.]+ s \(deadline 1 s.*has-session -t =test/g) ?? []).length >= 2, 'two has-session timeouts in teamux.log', 60_000);

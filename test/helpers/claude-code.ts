@@ -24,7 +24,11 @@ export function claudeOnPath(dir: string, binary: string): string {
   return bin;
 }
 
-/** A fake user HOME with Claude Code settings of its own; `snapshot()` lists every file with its content. */
+/**
+ * A fake user HOME with Claude Code settings of its own; `snapshot()` lists every file with its content,
+ * except teamux's own code cache (~/.cache/teamux/, written by every screen: a cache, not
+ * the user's settings; src/cli/code-cache.ts).
+ */
 export function userHome(dir: string): { home: string; snapshot: () => Record<string, string> } {
   const home = path.join(dir, 'home');
   mkdirSync(path.join(home, '.claude'), { recursive: true });
@@ -36,7 +40,7 @@ export function userHome(dir: string): { home: string; snapshot: () => Record<st
       for (const n of readdirSync(d)) {
         const f = path.join(d, n);
         if (statSync(f).isDirectory()) walk(f);
-        else out[path.relative(home, f)] = readFileSync(f, 'utf8');
+        else if (!path.relative(home, f).startsWith(`.cache${path.sep}teamux${path.sep}`)) out[path.relative(home, f)] = readFileSync(f, 'utf8');
       }
     };
     walk(home);

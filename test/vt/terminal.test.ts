@@ -121,8 +121,11 @@ describe('PaneTerminal', () => {
     expect(term.modes.applicationCursorKeys).toBe(false);
     await term.writeAsync('\x1b[?2004h\x1b[?1h\x1b=');
     expect(term.modes).toMatchObject({ bracketedPaste: true, applicationCursorKeys: true, applicationKeypad: true });
+    // the key path's own read of DECCKM (from xterm's core) agrees with the modes object
+    expect(term.applicationCursorKeys).toBe(true);
     await term.writeAsync('\x1b[?2004l\x1b[?1l');
     expect(term.modes).toMatchObject({ bracketedPaste: false, applicationCursorKeys: false });
+    expect(term.applicationCursorKeys).toBe(false);
   });
 
   it('modes.mouse-tracking-and-sgr-encoding', async () => {
