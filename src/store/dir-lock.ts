@@ -135,7 +135,7 @@ async function acquire(target: string, retries: number): Promise<(() => Promise<
     await new Promise((r) => setTimeout(r, Math.min(40, Math.round((Math.random() + 1) * 1.3 ** attempt))));
   }
   held.add(dir);
-  let mtime = (await stat(dir)).mtimeMs;
+  let mtime = statSync(dir).mtimeMs;
   let lastUpdate = Date.now();
   let released = false;
   // Keep the lock fresh. A lock whose mtime someone else moved, or that went away, was taken over as

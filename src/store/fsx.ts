@@ -9,8 +9,7 @@
  * files are opened with O_NOFOLLOW, the folder a file sits in must be a real folder (lstat), and a
  * rename onto a link is refused. The team folder itself is resolved (realpath) when a store opens it.
  */
-import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, lstatSync, openSync, promises as fsp, readFileSync, constants as fsc, writeSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, promises as fsp, readFileSync, readSync, renameSync, rmSync, constants as fsc, writeSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { pidAlive, processStartTime } from './liveness.js';
 import { redact } from './redact.js';
@@ -130,6 +129,12 @@ export async function ensureDir(dir: string): Promise<void> {
   checkFolderSync(dir);
 }
 
+/** ensureDir's synchronous form, for the CLI's short paths (no thread-pool round trip). */
+export function ensureDirSync(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  checkFolderSync(dir);
+}
+
 /** This process's kernel start time: with the pid, it names the writer of a temp file unambiguously. */
 const OWN_START = processStartTime(process.pid) ?? 0;
 /** `.<file>.<pid>-<start>.<random>.tmp` (and the older `.<file>.<pid>.<random>.tmp`). */
@@ -137,7 +142,32 @@ const TEMP_NAME = /^\..+\.([1-9][0-9]*)(?:-([0-9]+))?\.[0-9a-f]{8}\.tmp$/;
 
 /** The temp file atomicWrite uses for `file`: beside it, named with the writer's pid and start time. */
 export function tempPathFor(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${OWN_START}.${randomBytes(4).toString('hex')}.tmp`);
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${OWN_START}.${randomHex4()}.tmp`);
+}
+
+/** Unused random bytes for temp names, read from /dev/urandom a block at a time. */
+const entropy = { pool: Buffer.alloc(256), left: 0 };
+
+/**
+ * Four random bytes as hex. Read from /dev/urandom rather than with node:crypto, whose loading costs
+ * a short CLI call (a claim, an inbox read) several milliseconds; Web Crypto where there is no such file.
+ */
+function randomHex4(): string {
+  if (entropy.left < 4) {
+    try {
+      const fd = openSync('/dev/urandom', fsc.O_RDONLY);
+      try {
+        entropy.left = readSync(fd, entropy.pool, 0, entropy.pool.length, null);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      entropy.left = 0;
+    }
+    if (entropy.left < 4) return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(4))).toString('hex');
+  }
+  entropy.left -= 4;
+  return entropy.pool.toString('hex', entropy.left, entropy.left + 4);
 }
 
 /**
@@ -191,6 +221,36 @@ export async function atomicWrite(file: string, text: string): Promise<void> {
 /** Write JSON atomically, pretty-printed with a trailing newline. */
 export async function writeJson(file: string, value: unknown): Promise<void> {
   await atomicWrite(file, JSON.stringify(value, null, 2) + '\n');
+}
+
+/**
+ * atomicWrite's synchronous form, with the same guarantees (temp file beside it, O_EXCL, fsync, a
+ * link refused, rename): for a short-lived CLI call, where each of the async form's five thread-pool
+ * round trips waits for a CPU on a loaded machine and nothing else runs meanwhile anyway.
+ */
+export function atomicWriteSync(file: string, text: string): void {
+  const data = Buffer.from(redact(text), 'utf8');
+  checkFolderSync(path.dirname(file));
+  const tmp = tempPathFor(file);
+  const fd = openSync(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | NOFOLLOW, FILE_MODE);
+  try {
+    try {
+      for (let off = 0; off < data.length; ) off += writeSync(fd, data, off, data.length - off);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    checkFileSync(file);
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** writeJson's synchronous form (atomicWriteSync). */
+export function writeJsonSync(file: string, value: unknown): void {
+  atomicWriteSync(file, JSON.stringify(value, null, 2) + '\n');
 }
 
 /**

@@ -6,7 +6,9 @@
  * schemas, and loading neither zod nor the rest of the store. It owns no data of its own. Whatever it
  * does not handle the same way — a staged pipeline, a task file or team.json that does not check, a
  * task with pipeline fields, a member not on the roster, a folder the store would refuse or warn
- * about — ends it before anything is written, with null: the caller runs the full command.
+ * about — ends it before anything is written, with null: the caller runs the full command. Its file
+ * calls are synchronous (one process, one claim: nothing runs meanwhile), so a claim on a loaded
+ * machine does not wait for a CPU at each of some thirty thread-pool round trips.
  */
 import * as path from 'node:path';
 import { existsSync } from 'node:fs';
@@ -17,7 +19,7 @@ import { checkTask, checkTeamConfig } from '../protocol/task-check.js';
 import { checkClaim, claimed } from '../protocol/tasks.js';
 import type { Member, ProcessRef, Task } from '../protocol/types.js';
 import { EventLog } from './events.js';
-import { ensureDir, readText, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
+import { ensureDirSync, readTextSync, UnsafePathError, writeJsonSync, type FileProblem } from './fsx.js';
 import { cliClaimHolder } from './liveness.js';
 import { tryWithDirLock, withDirLock } from './dir-lock.js';
 import type { TeamPaths } from './paths.js';
@@ -29,6 +31,9 @@ import type { BoardIndex } from './task-index.js';
 /** Racing claimers start at one of the first SPREAD ready tasks (by pid): store/tasks.ts's SPREAD. */
 const SPREAD = 8;
 
+/** While reading many blockers under a task's lock, give the event loop a turn after this many reads. */
+const YIELD_EVERY = 256;
+
 /** Something the short path does not handle: thrown before any write, caught in quickClaim. */
 class FullPath {}
 
@@ -38,7 +43,7 @@ class FullPath {}
  */
 export async function quickClaim(dir: string, by: string, id: string | undefined): Promise<Outcome<Task> | null> {
   if (!NAME_PATTERN.test(by)) return null;
-  const folder = await quickFolder(dir);
+  const folder = quickFolder(dir);
   if (!folder) return null;
   const { paths } = folder;
   // A staged pipeline's rules run inside its claims (store/pipeline.ts): the full path applies them.
@@ -121,20 +126,20 @@ class QuickClaim {
   async markWorking(): Promise<void> {
     const name = this.me.name;
     if (this.me.pid === null) {
-      await ensureDir(this.paths.heartbeats);
-      await writeJson(this.paths.heartbeat(name), { pid: process.pid, at: new Date().toISOString() });
+      ensureDirSync(this.paths.heartbeats);
+      writeJsonSync(this.paths.heartbeat(name), { pid: process.pid, at: new Date().toISOString() });
     }
     if (this.me.status === 'working' || this.me.status === 'stopping') return;
     // TeamStore.updateMember: the member's record changed under the config lock, team.json rewritten whole.
     const changed = await withDirLock(this.paths.config, async () => {
-      const text = await readText(this.paths.config);
+      const text = readTextSync(this.paths.config);
       const cfg = checkTeamConfig(text === undefined ? undefined : JSON.parse(text));
       // The task is claimed already: a team.json that went bad meanwhile is an error, as in TeamStore.config().
       if (!cfg) throw new Error(`${this.paths.config} changed while claiming and no longer reads as a team; run \`teamux team show\``);
       const i = cfg.members.findIndex((m) => m.name === name);
       if (i < 0) return false;
       cfg.members[i] = { ...cfg.members[i]!, status: 'working' };
-      await writeJson(this.paths.config, cfg);
+      writeJsonSync(this.paths.config, cfg);
       return true;
     });
     if (changed) await this.events.record('member_working', { member: name, status: 'working' });
@@ -144,15 +149,18 @@ class QuickClaim {
   private async claimLocked(id: string): Promise<Outcome<Task>> {
     const { task } = await this.readTask(id);
     const blockers = new Map<string, Task>();
+    let reads = 0;
     for (const b of new Set(task?.blockedBy ?? [])) {
       const r = await this.readTask(b);
       if (r.task) blockers.set(b, r.task);
+      // The reads are synchronous: let a signal be handled now and then (dir-lock.ts removes the lock, the process dies of it).
+      if (++reads % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     const check = checkClaim(task, blockers, id);
     if (!check.ok) return check;
     const now = new Date().toISOString();
     const next = claimed(check.value, this.me.name, now, this.holder);
-    await writeJson(this.paths.task(id), next);
+    writeJsonSync(this.paths.task(id), next);
     await this.events.record('task_claimed', { task: id, by: this.me.name, attempt: next.attempts.length });
     return accept(next);
   }
@@ -164,7 +172,7 @@ class QuickClaim {
   private async readTask(id: string): Promise<{ task?: Task; problem?: FileProblem }> {
     let text: string | undefined;
     try {
-      text = await readText(this.paths.task(id));
+      text = readTextSync(this.paths.task(id));
     } catch (err) {
       if (err instanceof UnsafePathError) throw new FullPath();
       throw err;

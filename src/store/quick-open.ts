@@ -13,7 +13,7 @@ export { QUICK_PROTOCOL_VERSION };
 /** The mailbox of the team folder `dir` for `member`, or null when the full store must open it. */
 export async function quickMailbox(dir: string, member: string): Promise<Mailbox | null> {
   if (!NAME_PATTERN.test(member)) return null;
-  const folder = await quickFolder(dir);
+  const folder = quickFolder(dir);
   if (!folder) return null;
   const cfg = folder.config as { version?: unknown; name?: unknown; members?: unknown } | null;
   if (cfg === null || typeof cfg !== 'object' || cfg.version !== QUICK_PROTOCOL_VERSION || typeof cfg.name !== 'string' || !Array.isArray(cfg.members)) return null;

@@ -4,7 +4,7 @@
 // dist/cli/ is deleted, the verbs and `teamux start` of plain commands in a real pty still work.
 // Real child processes, with the module hook of startup-imports.test.ts.
 import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -100,6 +100,40 @@ describe('bundled cli', () => {
     const v = await run(root, ['init', bad]);
     expect(v.code).toBe(1);
     expect(v.err).toMatch(/bad\.yaml:2:\d+ lead\.colour/);
+  }, 120_000);
+
+  it('bundle.a-short-path-claim-loads-one-module-past-main-and-not-node-crypto', async () => {
+    const root = buildCopy();
+    const work = path.join(root, 'work');
+    mkdirSync(work);
+    const layout = path.join(work, 'team.yaml');
+    writeFileSync(layout, 'name: tiny\nlead: { name: lead, role: r, command: bash }\nteammates:\n  - { name: amy, role: r, command: [sh, -c, "true"] }\ntasks:\n  - { id: a, subject: first }\n  - { id: b, subject: second }\n  - { id: c, subject: third }\n');
+    const init = await run(root, ['init', layout]);
+    expect(init.code, init.err).toBe(0);
+    const dir = init.out.trim();
+    // The first claim builds the board index (loaded by its fixed name), then the ready list answers.
+    const first = await run(root, ['task', 'claim', '--as', 'amy', '--json', '--team-dir', dir]);
+    expect(first.code, first.err).toBe(0);
+    // Racing claimers start at a ready task picked by pid: any of the three.
+    const one = JSON.parse(first.out) as { ok: boolean; id: string; owner: string };
+    expect(one).toMatchObject({ ok: true, owner: 'amy' });
+    expect(first.modules.filter((m) => m.startsWith('/dist/bundle/task-index'))).toEqual(['/dist/bundle/task-index.js']);
+    const second = await run(root, ['task', 'claim', '--as', 'amy', '--json', '--team-dir', dir]);
+    expect(second.code, second.err).toBe(0);
+    const two = JSON.parse(second.out) as { ok: boolean; id: string; owner: string };
+    expect(two).toMatchObject({ ok: true, owner: 'amy' });
+    expect(two.id).not.toBe(one.id);
+    // One file with the short path's whole graph (no chunks), and no node:crypto (temp names come from /dev/urandom).
+    const floor = (await run(root, ['--version'])).modules.filter((m) => m.startsWith('/dist/'));
+    expect(floor).toContain('/dist/bundle/main.js');
+    expect(second.modules.filter((m) => m.startsWith('/dist/') && !floor.includes(m))).toEqual(['/dist/bundle/task-claim-fast.js']);
+    expect(second.modules).not.toContain('node:crypto');
+    // What the short path does not handle still runs the full verb from the same bundle: a claim by id of a taken task.
+    const taken = await run(root, ['task', 'claim', one.id, '--as', 'amy', '--team-dir', dir], { TEAMUX_STORE: 'folder' });
+    expect(taken.code, taken.err).toBe(3);
+    expect(taken.err).toMatch(/refused \(/);
+    // No temp file is left behind by the synchronous writes.
+    expect(readdirSync(path.join(dir, 'tasks')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   }, 120_000);
 
   it('bundle.start-shows-every-pane-in-a-real-terminal', async () => {
