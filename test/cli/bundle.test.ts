@@ -6,8 +6,8 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startScreen } from '../helpers/screen-pty.js';
 import { REPO, tempDir, waitFor } from '../helpers/team.js';
 
 let cleanup: Array<() => Promise<void> | void> = [];
@@ -144,20 +144,8 @@ describe('bundled cli', () => {
     const layout = path.join(work, 'team.yaml');
     const pane = (mark: string): string => `[sh, -c, "printf '%s%s\\\\n' ${mark} -MARK; exec sleep 600"]`;
     writeFileSync(layout, `name: boot\nlead: { name: lead, role: r, command: ${pane('LEAD')} }\nteammates:\n  - { name: amy, role: r, command: ${pane('AMY')} }\n`);
-    const term = pty.spawn(process.execPath, [path.join(root, 'bin', 'teamux'), 'start', layout], { cols: 120, rows: 30, cwd: work, env: { ...process.env, TEAMUX_TEAM_DIR: '', TERM: 'xterm-256color' } as Record<string, string> });
-    let screen = '';
-    let exited: number | null = null;
-    term.onData((d) => {
-      screen += d;
-      // Answer the outer-terminal queries (DA1) as a terminal would, so start-up does not wait for its timeout.
-      if (d.includes('\x1b[c')) term.write('\x1b[?62;22c');
-    });
-    term.onExit(({ exitCode }) => (exited = exitCode));
-    cleanup.push(() => {
-      if (exited === null) term.kill('SIGKILL');
-    });
-    await waitFor(() => screen.includes('LEAD-MARK') && screen.includes('AMY-MARK'), `both panes on screen; so far: ${JSON.stringify(screen.slice(-400))}`, 30_000);
-    term.kill('SIGTERM');
-    await waitFor(() => exited !== null, 'teamux to end on SIGTERM', 15_000);
+    const started = startScreen(path.join(root, 'bin', 'teamux'), layout, { cwd: work, env: process.env as Record<string, string>, cleanups: cleanup });
+    await waitFor(() => started.screen().includes('LEAD-MARK') && started.screen().includes('AMY-MARK'), 'both panes on screen', 30_000);
+    await started.stop();
   }, 120_000);
 });

@@ -5,9 +5,9 @@
 // runs the real bin/teamux start twice in a real pty and reads teamux.log.
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cacheFile, cacheKey, codeCacheDir, loadBundle, readCodeCache, unsafeReason, type LoadedBundle } from '../../src/cli/code-cache.js';
+import { startScreen } from '../helpers/screen-pty.js';
 import { BIN, tempDir, waitFor } from '../helpers/team.js';
 
 let cleanup: Array<() => Promise<void> | void> = [];
@@ -187,23 +187,12 @@ describe('code cache', () => {
     const log = path.join(tmp.dir, '.teamux', 'cached', 'teamux.log');
     const notes = (): string[] => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('code cache')) : []);
     const startOnce = async (extra: Record<string, string>, logged: number): Promise<void> => {
-      const term = pty.spawn(process.execPath, [BIN, 'start', layout], { cols: 120, rows: 30, cwd: tmp.dir, env: { ...env, ...extra } });
-      let screen = '';
-      let exited: number | null = null;
-      term.onData((d) => {
-        screen += d;
-        if (d.includes('\x1b[c')) term.write('\x1b[?62;22c');
-      });
-      term.onExit(({ exitCode }) => (exited = exitCode));
-      cleanup.push(() => {
-        if (exited === null) term.kill('SIGKILL');
-      });
-      await waitFor(() => screen.includes('LEAD-MARK'), `the pane on screen; so far: ${JSON.stringify(screen.slice(-400))}`, 30_000);
+      const started = startScreen(BIN, layout, { cwd: tmp.dir, env: { ...env, ...extra }, cleanups: cleanup });
+      await waitFor(() => started.screen().includes('LEAD-MARK'), 'the pane on screen', 30_000);
       // The cache is written just after start-up: wait for the log line (and, the first time, the file).
       await waitFor(() => notes().length >= logged, 'the code cache note in teamux.log', 30_000);
       if (logged === 1) await waitFor(() => existsSync(path.join(tmp.dir, 'cache', 'teamux')) && readdirSync(path.join(tmp.dir, 'cache', 'teamux')).some((n) => n.endsWith('.v8')), 'the cache file', 30_000);
-      term.kill('SIGTERM');
-      await waitFor(() => exited !== null, 'teamux to end on SIGTERM', 15_000);
+      await started.stop();
     };
     await startOnce({}, 1);
     expect(notes()[0]).toMatch(/code cache: none yet; writing/);
