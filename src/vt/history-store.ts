@@ -10,8 +10,7 @@
  * oldest first; the oldest block is dropped once all its lines are older than that.
  */
 
-import { attrRunWords, collectAttrRuns, type CompactLine } from './history.js';
-import { CODEPOINT_MASK, IS_COMBINED, WIDTH_SHIFT } from './xterm-internals.js';
+import { attrRunWords, collectAttrRuns, copyPlainUnits, plainCells, trimmedEnd, type CompactLine } from './history.js';
 
 
 /** Lines a block holds. */
@@ -155,27 +154,14 @@ export class HistoryStore {
    * push. `attrAt(x)` gives the packed attr of cell x, asked once per change of attribute words.
    */
   pushWords(data: Uint32Array, cols: number, wrapped: boolean, attrAt: (x: number) => number): boolean {
-    let end = cols;
-    while (end > 0) {
-      const w = (end - 1) * 3;
-      const cp = data[w]! & (CODEPOINT_MASK | IS_COMBINED);
-      if ((cp !== 0 && cp !== 0x20) || data[w + 1] !== 0 || data[w + 2] !== 0 || data[w]! >>> WIDTH_SHIFT !== 1) break;
-      end--;
-    }
-    for (let x = 0; x < end; x++) {
-      const content = data[x * 3]!;
-      if ((content & (CODEPOINT_MASK | IS_COMBINED)) >= 0xd800 || content >>> WIDTH_SHIFT !== 1) return false;
-    }
+    const end = trimmedEnd(data, cols);
+    if (!plainCells(data, end)) return false;
     this.added++;
     if (this.capacity <= 0) return true;
     const block = this.openLine();
     const i = block.lines - 1;
     const from = i === 0 ? 0 : block.ends[i - 1]! & OFFSET;
-    const units = unitsFor(block, this.scratch, from + end);
-    for (let x = 0; x < end; x++) {
-      const cp = data[x * 3]! & CODEPOINT_MASK;
-      units[from + x] = cp === 0 ? 0x20 : cp;
-    }
+    copyPlainUnits(data, end, unitsFor(block, this.scratch, from + end), from);
     block.ends[i] = (from + end) | (wrapped ? WRAPPED : 0);
     // the runs, copied where the block keeps them; a line without any adds none
     const count = collectAttrRuns(data, end, attrAt);

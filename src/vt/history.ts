@@ -60,12 +60,8 @@ export function compactLine(cells: readonly Readonly<Cell>[], cols: number, wrap
   return { text, layout, runs: runs.length > 0 ? Uint32Array.from(runs) : null, wrapped };
 }
 
-/**
- * Encode a line straight from xterm's cell words (3 per cell: content, fg, bg): for a line leaving
- * xterm's scrollback that HistoryStore.pushWords does not take (wide, combined or astral cells). `attrAt(x)` gives the packed attr of a cell whose
- * attribute words are not the defaults; it is asked once per change of words.
- */
-export function compactWords(data: Uint32Array, combined: Record<number, string>, cols: number, wrapped: boolean, attrAt: (x: number) => number): CompactLine {
+/** How many cells of a line (xterm's cell words, 3 per cell) to keep: up to its last that is not a default blank. */
+export function trimmedEnd(data: Uint32Array, cols: number): number {
   let end = cols;
   while (end > 0) {
     const i = (end - 1) * 3;
@@ -73,17 +69,39 @@ export function compactWords(data: Uint32Array, combined: Record<number, string>
     if ((cp !== 0 && cp !== 0x20) || data[i + 1] !== 0 || data[i + 2] !== 0 || data[i]! >>> WIDTH_SHIFT !== 1) break;
     end--;
   }
-  // the common line: one UTF-16 unit of width 1 per cell, turned into a string in one call
-  if (codes.length < end) codes = new Uint16Array(Math.max(end, codes.length * 2));
-  let simple = true;
+  return end;
+}
+
+/** Whether cells [0, end) are each one UTF-16 unit of width 1 (no wide, combined or astral cell). */
+export function plainCells(data: Uint32Array, end: number): boolean {
   for (let x = 0; x < end; x++) {
     const content = data[x * 3]!;
-    const cp = content & (CODEPOINT_MASK | IS_COMBINED);
-    if (cp >= 0xd800 || content >>> WIDTH_SHIFT !== 1) {
-      simple = false;
-      break;
-    }
-    codes[x] = cp === 0 ? 0x20 : cp;
+    if ((content & (CODEPOINT_MASK | IS_COMBINED)) >= 0xd800 || content >>> WIDTH_SHIFT !== 1) return false;
+  }
+  return true;
+}
+
+/** Write the units of plain cells [0, end) into out from `at` (an empty cell is a space). */
+export function copyPlainUnits(data: Uint32Array, end: number, out: Uint16Array, at: number): void {
+  for (let x = 0; x < end; x++) {
+    const cp = data[x * 3]! & CODEPOINT_MASK;
+    out[at + x] = cp === 0 ? 0x20 : cp;
+  }
+}
+
+/**
+ * Encode a line straight from xterm's cell words (3 per cell: content, fg, bg): for a line leaving
+ * xterm's scrollback that HistoryStore.pushWords does not take (wide, combined or astral cells).
+ * `attrAt(x)` gives the packed attr of a cell whose attribute words are not the defaults; it is asked
+ * once per change of words.
+ */
+export function compactWords(data: Uint32Array, combined: Record<number, string>, cols: number, wrapped: boolean, attrAt: (x: number) => number): CompactLine {
+  const end = trimmedEnd(data, cols);
+  // the common line: one UTF-16 unit of width 1 per cell, turned into a string in one call
+  const simple = plainCells(data, end);
+  if (simple) {
+    if (codes.length < end) codes = new Uint16Array(Math.max(end, codes.length * 2));
+    copyPlainUnits(data, end, codes, 0);
   }
   const runs = attrRuns(data, end, attrAt);
   if (simple) return { text: Buffer.from(codes.buffer, 0, end * 2).toString('utf16le'), layout: null, runs, wrapped };
