@@ -5,18 +5,7 @@
  * character. Deterministic (seeded PRNG), so every run cats the same bytes.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-
-/** mulberry32: a small seeded PRNG returning floats in [0, 1). */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from './prng.mjs';
 
 const WORDS = ['build', 'test', 'error', 'warning', 'ok', 'task', 'agent', 'claim', 'inbox', 'frame', 'pane', 'render', 'parse', 'flush', 'queue', 'src/app/multiplexer.ts', 'node_modules', '0x7ffd', '1234', 'passed', 'failed', 'request', 'response', 'tool_use', 'lead', 'alice', 'bob'];
 const UNICODE = ['é', '→', '✓', '●', '─', 'ü', '日本'];

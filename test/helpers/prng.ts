@@ -1,14 +1,2 @@
-// mulberry32: a small seeded PRNG returning floats in [0, 1), so a randomized test replays exactly from
-// its seed. (bench/lib/colour-text.mjs keeps a copy: the benches are plain JavaScript.)
-
-/** A generator seeded with `seed`. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The seeded PRNG the randomized tests replay from: the benches' own (bench/lib/prng.mjs), one copy.
+export { prng } from '../../bench/lib/prng.mjs';
