@@ -5,7 +5,7 @@
  * (moving nothing, so a reader that crashes gets them again), and `commit()` pulls them through the
  * durable consumer and acknowledges each, waiting for the server's confirmation.
  */
-import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, type ConsumerInfo, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { Message } from '../../protocol/types.js';
 import type { InboxStore } from '../backend.js';
@@ -16,6 +16,8 @@ import { cursorConsumer, inboxStream, inboxSubject } from './names.js';
 
 /** A delivered message not acknowledged within this is delivered again (a reader died mid-commit). */
 const ACK_WAIT_MS = 10_000;
+/** How long a cursor this process made may read as "not found" (a restarted server restoring it) before it is made again. */
+const CURSOR_RESTORE_MS = 15_000;
 /** How often a waiting reader looks again even without a wake-up (a reconnect can drop one). */
 const RECHECK_MS = 2_000;
 
@@ -48,10 +50,31 @@ export class NatsMailbox implements InboxStore {
     return name;
   }
 
+  /**
+   * The cursor consumer's info. A restarted server answers again a moment before it has brought its
+   * consumers back from disk, and meanwhile says "consumer not found" for one that exists: that is
+   * retried for CURSOR_RESTORE_MS; a cursor still missing then (the server lost it) is made again, once.
+   */
+  private async cursorInfo(member: string, reader: string): Promise<ConsumerInfo> {
+    const until = Date.now() + CURSOR_RESTORE_MS;
+    let remade = false;
+    for (let attempt = 0; ; attempt++) {
+      const name = await this.cursorOf(member, reader);
+      try {
+        return await retrying(() => this.jsm.consumers.info(inboxStream(this.team), name));
+      } catch (err) {
+        if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound) || remade) throw err;
+        if (Date.now() > until) {
+          this.ready.delete(name);
+          remade = true;
+        } else await backoff(attempt);
+      }
+    }
+  }
+
   /** The acknowledged floor of a cursor and how many messages lie past it. */
   private async position(member: string, reader: string): Promise<{ floor: number; waiting: number }> {
-    const name = await this.cursorOf(member, reader);
-    const info = await retrying(() => this.jsm.consumers.info(inboxStream(this.team), name));
+    const info = await this.cursorInfo(member, reader);
     return { floor: info.ack_floor.stream_seq, waiting: info.num_pending + info.num_ack_pending };
   }
 
@@ -92,7 +115,7 @@ export class NatsMailbox implements InboxStore {
     const stream = inboxStream(this.team);
     const deadline = Date.now() + ACK_WAIT_MS * 3 + 30_000;
     for (let attempt = 0; ; attempt++) {
-      const info = await retrying(() => this.jsm.consumers.info(stream, name));
+      const info = await this.cursorInfo(member, reader);
       if (info.ack_floor.stream_seq >= next.offset) return;
       if (Date.now() > deadline) throw new Error(`could not acknowledge ${member}'s messages up to ${next.offset} for ${reader}`);
       await retrying(async () => {
