@@ -6,7 +6,7 @@
  * count are deleted. A reader that follows a log keeps (segment seq, byte offset); the active file's
  * seq is one more than the highest sealed one. See docs/protocol.md §3.6.1.
  */
-import { promises as fsp, readdirSync, renameSync, statSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { ensureDir } from './fsx.js';
 
@@ -77,9 +77,9 @@ export async function sealIfFull(spec: SegmentSpec): Promise<number | null> {
     await ensureDir(spec.dir);
     const seqs = sealedSeqs(spec);
     const seq = (seqs.at(-1) ?? 0) + 1;
+    // The oldest go first, so nobody listing the folder ever sees more than `keep` segments.
+    for (const old of seqs.slice(0, Math.max(0, seqs.length + 1 - spec.keep))) rmSync(segmentPath(spec, old), { force: true });
     renameSync(spec.file, segmentPath(spec, seq));
-    seqs.push(seq);
-    for (const old of seqs.slice(0, Math.max(0, seqs.length - spec.keep))) await fsp.rm(segmentPath(spec, old), { force: true });
     return seq;
   });
   return r ?? null;
