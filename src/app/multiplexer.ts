@@ -32,6 +32,7 @@ import { TeamView, type TeamSnapshot } from './team-view.js';
 import { attachTmuxBridge } from './native-teams.js';
 import { followTeammates } from './tmux-teammates.js';
 import type { ClaudeTeamView } from '../store/claude-team-files.js';
+import { startupMark, startupTimeline } from '../host/startup-marks.js';
 
 export type { MemberLaunch } from '../mux/state.js';
 export type { MuxOptions } from './mux-options.js';
@@ -47,6 +48,7 @@ export class Multiplexer {
   private readonly live = new Map<string, Pane>();
   private readonly launches = new Map<string, Promise<void>>();
   private deferred: Array<() => void> = [];
+  private relayoutQueued = false;
   private depth = 0;
   // screen
   private surface: Surface | null = null;
@@ -62,6 +64,8 @@ export class Multiplexer {
   private finished!: (code: number) => void;
   private readonly done: Promise<number>;
   private readonly cleanups: Array<() => unknown> = [];
+  /** Whether frames are still noted in the start-up timeline (until the screen is up). */
+  private timeline = true;
   /** Said on the restored terminal after the screen closes (a crash, a failed start, a detach). */
   farewell: string | null = null;
 
@@ -119,6 +123,7 @@ export class Multiplexer {
     store.actAsOperator();
     const surface = new TerminalScreen(this.opts.input, output, `teamux: ${this.opts.team}`, this.clock);
     this.surface = surface;
+    startupMark('screen');
     this.setupSignals(surface);
     this.attention = new Attention(this.opts.attention ?? DEFAULT_ATTENTION, this.opts.team, (d) => output.write(d), store.log);
     this.cleanups.push(() => this.attention?.dispose());
@@ -135,6 +140,7 @@ export class Multiplexer {
       for (const m of this.opts.members) this.dispatch({ kind: 'open-pane', launch: m });
     });
     await Promise.all(this.opts.members.map((m) => this.launches.get(m.name)));
+    startupMark('panes');
     // Panes the tmux stand-in's bridge opens in the session come and go as panes here.
     this.own(await followTeammates(this));
     await watching;
@@ -157,6 +163,9 @@ export class Multiplexer {
       this.own(() => wake.dispose());
     }
     this.requestFrame();
+    startupMark('up');
+    this.timeline = false;
+    store.log.info(`start-up (ms since the process began): ${startupTimeline()}`);
     this.opts.onScreenUp?.();
   }
 
@@ -307,13 +316,17 @@ export class Multiplexer {
 
   /** Create a pane's emulator; its process starts once every pane of the batch has its size. */
   private spawn(id: string, m: MemberLaunch): void {
-    const spec: PaneSpec = { id, command: m.command, args: m.args, cwd: m.cwd, env: m.env, cols: 80, rows: 24 };
+    // The emulator is made at the size the pane gets (the state already has the pane), so its
+    // scrollback is not reflowed from 80x24; the others are resized once, when the batch ends.
+    const at = this.surface ? layoutOf(this.st).panes[this.st.panes.findIndex((p) => p.id === id)] : undefined;
+    const size = at && at.width > 0 && at.height > 1 ? innerSize(at) : { cols: 80, rows: 24 };
+    const spec: PaneSpec = { id, command: m.command, args: m.args, cwd: m.cwd, env: m.env, ...size };
     const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, (cause, source) => this.requestFrame(cause, source), (p) => this.dispatch({ kind: 'pane-exit', pane: p.name, exitText: p.exitText(), code: p.exit?.exitCode ?? null }), this.clock);
     pane.endsOnApproval = m.cli === 'claude';
     pane.restartEnv = m.restartEnv ?? null;
     pane.speaksProtocol = m.speaksProtocol;
     this.live.set(id, pane);
-    this.relayout();
+    this.relayoutSoon();
     let started!: () => void;
     this.launches.set(id, new Promise<void>((resolve) => (started = resolve)));
     this.deferred.push(() => {
@@ -323,6 +336,17 @@ export class Multiplexer {
         this.dispatch({ kind: 'pane-started', pane: id, error: null });
         started();
       } else this.guarded(`starting ${id}`, () => startPane(this.opts.store, this.opts.host, pane, this.dispatcher).finally(started));
+    });
+  }
+
+  /** Relayout now, or once when the outermost batch ends (before the launches it deferred). */
+  private relayoutSoon(): void {
+    if (this.depth === 0) return this.relayout();
+    if (this.relayoutQueued) return;
+    this.relayoutQueued = true;
+    this.deferred.unshift(() => {
+      this.relayoutQueued = false;
+      this.relayout();
     });
   }
 
@@ -349,6 +373,7 @@ export class Multiplexer {
 
   private frame(flags: FrameFlags): void {
     if (!this.surface) return;
+    if (this.timeline) startupMark('frame');
     const panes = this.st.panes.map((p) => this.live.get(p.id));
     // Overlays are painted over the panes: the next frame repaints everything under them.
     if (drawFrame(this.surface, { state: this.st, geometry: this.geometry, panes, backend: this.opts.host.kind, ...flags })) this.frames.full = true;

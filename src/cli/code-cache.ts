@@ -18,6 +18,7 @@ import { homedir } from 'node:os';
 import * as path from 'node:path';
 import vm from 'node:vm';
 import { keepYoungGenerationSmall } from './screen-heap.js';
+import { startupMark } from '../host/startup-marks.js';
 import type { ScreenBoot } from './context.js';
 
 /** The first line of a screen bundle: this, then a sha256 of the rest (scripts/bundle.mjs). */
@@ -189,6 +190,7 @@ export async function runScreenBundle(file: string, env: NodeJS.ProcessEnv, verb
   keepYoungGenerationSmall(verb, env);
   const bundle = loadBundle(file, env);
   if (!bundle) return false;
+  startupMark('code');
   const boot: ScreenBoot = { note: bundle.note, up: () => setImmediate(() => bundle.save()) };
   await (bundle.exports.main as (boot: ScreenBoot) => Promise<void>)(boot);
   return true;

@@ -31,6 +31,7 @@ import { claimMuxLock, liveMux, sayWhyDetached } from './mux-lock.js';
 import type { BridgeSpec } from '../app/bridge-process.js';
 import type { Verb } from './verb.js';
 import { learnOuterTerminal } from '../ui/outer-query.js';
+import { startupMark } from '../host/startup-marks.js';
 
 /** The folder holding bin/teamux, put first on members' PATH so scripts can call `teamux`. */
 export const BIN_DIR = fileURLToPath(new URL('../../bin', import.meta.url));
@@ -282,6 +283,7 @@ export const startVerb: Verb = {
     if (values.backend !== undefined && values.backend !== 'pty' && values.backend !== 'tmux') throw new UsageError(`--backend "${values.backend}" is not a backend`, 'use pty or tmux');
     // Validate before anything is written or started.
     const { layout, warnings } = loadLayoutOrFail(file, ctx.env);
+    startupMark('layout');
     requireTty('start');
     const keys = keyTableOf(layout, file);
     const backend = (values.backend ?? layout.backend) as 'pty' | 'tmux';
@@ -304,6 +306,7 @@ export const startVerb: Verb = {
     // A finished demo run's folder is archived; on a NATS store the team's state is the server's to keep.
     const archived = needsModel && !remote ? await archiveDemoRun(teamDir) : null;
     const { store, release } = await openScreen(teamDir, backend, remote, () => initForStart(teamDir, teamSpecOf(layout, file), remote));
+    startupMark('team');
     // Ask the outer terminal its colours now and take the answer just before the screen opens: the
     // round trip (tens of ms over ssh) overlaps the run's set-up below. The query never rejects and
     // puts the terminal back as it found it when the answer (or its timeout) comes.
@@ -316,6 +319,7 @@ export const startVerb: Verb = {
     // Cold recovery: claims of processes from an earlier run that are gone go back on the board.
     for (const t of (await store.releaseStale()).released) store.log.info(`task ${t.id} released at start: ${t.attempts.at(-1)?.note ?? 'its owner is gone'}`);
     const trust = await trustFor(store, layout, run);
+    startupMark('run');
     try {
       for (const w of warnings) store.log.warn(w);
       // The tmux backend and the demo model are loaded only when the layout uses them: a layout of
@@ -344,6 +348,7 @@ export const startVerb: Verb = {
       await kickoffClaudeLead(store, layout);
       await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
       await outer;
+      startupMark('set up');
       // With tmux, a native lead's stand-in is served beside the session, so it outlives this screen.
       if (backend === 'tmux' && isNativeLead(layout.lead)) await (await import('./tmux-bridge.js')).startTmuxBridge(teamDir, path.join(BIN_DIR, 'teamux'), nativeBridgeSpec(layout, store, extraEnv, (await import('./tmux-backend.js')).tmuxSocket(ctx.env)));
       const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv, boot: ctx.boot });
