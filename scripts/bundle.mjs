@@ -14,7 +14,8 @@
  * (../../bin, ../claude/tmux-shim/client.js) point at the same files.
  * The screen verbs (`start`, `attach`) run a second build instead: the whole CLI as one CommonJS
  * file, dist/boot/screen.cjs, which bin/teamux compiles with V8's code cache (src/cli/code-cache.ts);
- * its first line names a hash of its contents, part of the cache's key.
+ * its first line names a hash of its contents, part of the cache's key. blessed's Screen widget is
+ * inside it (not its other widgets), so that it too comes from the code cache (blessedScreenOnly).
  * Both builds give zod only its English locale: the 60-odd others are never used and were most of
  * the chunk zod is in.
  * The short path of `task claim` (dist/cli/task-claim-fast.js) is a third build: one ES module with
@@ -99,7 +100,7 @@ const kib = outputs.reduce((sum, [, o]) => sum + o.bytes, 0) / 1024;
 // hash of the rest (written in place below, so the source map's lines stay right).
 const screen = path.join(bootdir, 'screen.cjs');
 const HASH_PLACEHOLDER = '0'.repeat(64);
-await esbuild.build({
+const screenBuild = await esbuild.build({
   absWorkingDir: root,
   entryPoints: [entry],
   outfile: screen,
@@ -108,9 +109,11 @@ await esbuild.build({
   platform: 'node',
   target: 'node20',
   // The Stop-hook entry (.cjs) is bundled too: a script has no module loader to import it with. So
-  // is proper-lockfile (plain JavaScript, loaded by every start): in here it is in the code cache.
-  external: EXTERNAL.filter((p) => p !== 'proper-lockfile'),
-  plugins: [zodEnglishOnly()],
+  // are proper-lockfile and blessed's Screen widget with what it loads (plain JavaScript, loaded by
+  // every start): in here they are in the code cache, not compiled from source on every start.
+  external: EXTERNAL.filter((p) => p !== 'proper-lockfile' && p !== 'blessed'),
+  plugins: [zodEnglishOnly(), blessedScreenOnly()],
+  metafile: true,
   // import.meta has no meaning in a script: its url is this file's, so ../../bin still names bin/.
   define: { 'import.meta.url': '__teamuxImportMetaUrl' },
   banner: { js: `// teamux screen bundle ${HASH_PLACEHOLDER}\n(function (exports, require, module, __filename, __dirname) {\nvar __teamuxImportMetaUrl = require('node:url').pathToFileURL(__filename).href;` },
@@ -118,6 +121,14 @@ await esbuild.build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
+// blessed's main module loads all 34 widgets (one require by a computed name, which esbuild would
+// answer with every file of the folder): only the Screen widget's own graph may be in here.
+const blessedFiles = Object.keys(screenBuild.metafile.inputs).filter((f) => /(^|\/)node_modules\/blessed\//.test(f));
+const stray = blessedFiles.filter((f) => /\/lib\/(blessed|widget)\.js$|\/widgets\/(?!(screen|node|element|box|log|scrollablebox|scrollabletext)\.js$)/.test(f));
+if (blessedFiles.length === 0 || stray.length > 0) {
+  process.stderr.write(`bundle: ${screen}: blessed's Screen widget should be in it, and nothing else of blessed's widgets: ${blessedFiles.length === 0 ? 'none' : stray.join(', ')}\n`);
+  process.exit(1);
+}
 // All ASCII, so that the loader can read it as latin1 (a plain copy; UTF-8 text would also make V8
 // keep two bytes a character): esbuild escapes strings but leaves regular expressions and comments
 // as written, and there a \uXXXX escape means the same character.
@@ -156,6 +167,37 @@ function importedByName(named) {
         const target = byFile.get(path.join(args.resolveDir, args.path));
         return target === undefined ? undefined : { path: target, external: true };
       });
+    },
+  };
+}
+
+/**
+ * blessed's Screen widget inside the screen's bundle, with two of its files seen differently:
+ * - tput.js finds its own terminfo files (the fallbacks for a terminal the system does not know) from
+ *   `__dirname`, which in the bundle is dist/boot/: there it names blessed/lib/ as Node resolves it
+ *   when first needed (a function appended to the file, so its lines, and the source map, stay);
+ * - unicode.js loads the package's main module (every widget) to read the screen's tab width: there
+ *   it gets an object whose `screen` is the Screen widget, all that it reads.
+ */
+function blessedScreenOnly() {
+  const lib = /[\\/]node_modules[\\/]blessed[\\/]lib[\\/]/;
+  return {
+    name: 'blessed-screen-only',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]node_modules[\\/]blessed[\\/]lib[\\/]tput\.js$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const uses = source.match(/\b__dirname\b/g)?.length ?? 0;
+        if (uses === 0) throw new Error(`${args.path}: no __dirname to replace (another blessed version?)`);
+        // (The name is in a variable: esbuild would ask for a literal one to be external.)
+        const dir = "function __teamuxBlessedLib() { var tput = 'blessed/lib/tput.js'; return __teamuxBlessedLib.dir ??= require('node:path').dirname(require.resolve(tput)); }";
+        return { contents: `${source.replace(/\b__dirname\b/g, '__teamuxBlessedLib()')}\n${dir}\n`, loader: 'js' };
+      });
+      build.onResolve({ filter: /^\.\.\/?$/ }, (args) => (lib.test(args.importer) && /[\\/]unicode\.js$/.test(args.importer) ? { path: 'blessed, its Screen widget', namespace: 'blessed-main', pluginData: path.dirname(args.importer) } : undefined));
+      build.onLoad({ filter: /.*/, namespace: 'blessed-main' }, (args) => ({
+        contents: "module.exports = { get screen() { return require('./widgets/screen.js'); } };\n",
+        resolveDir: args.pluginData,
+        loader: 'js',
+      }));
     },
   };
 }
