@@ -23,6 +23,8 @@
  * name. As split chunks it was eleven modules, each resolved, read through the thread pool and
  * compiled: about 15 ms more per claim than one file. Its rare dynamic imports (the board index, the
  * lock library) stay outside it, as the split build's entries of the same names (SHARED_ENTRIES).
+ * The screen's loader (dist/cli/code-cache.js → dist/bundle/code-cache.js, which bin/teamux imports)
+ * is built the same way: one module instead of itself and three chunks.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -50,8 +52,11 @@ try {
 /** Packages left to Node's own loader (see the header). */
 export const EXTERNAL = ['node-pty', 'blessed', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', '@nats-io/*', 'chokidar', 'proper-lockfile'];
 
-/** Whole-graph single files, imported by main.js under their own names (see the header). */
-const SINGLE_FILES = { 'task-claim-fast': path.join(root, 'dist', 'cli', 'task-claim-fast.js') };
+/**
+ * Whole-graph single files, imported by main.js (or bin/teamux: code-cache.js, what it runs the
+ * screen's bundle with, below) under their own names (see the header).
+ */
+const SINGLE_FILES = { 'task-claim-fast': path.join(root, 'dist', 'cli', 'task-claim-fast.js'), 'code-cache': path.join(root, 'dist', 'cli', 'code-cache.js') };
 /** Modules the single files load dynamically: entries of the split build, so they have fixed names. */
 const SHARED_ENTRIES = { 'task-index': path.join(root, 'dist', 'store', 'task-index.js'), lock: path.join(root, 'dist', 'store', 'lock.js') };
 const BANNER = "import { createRequire as __teamuxCreateRequire } from 'node:module';\nconst require = __teamuxCreateRequire(import.meta.url);";
@@ -60,8 +65,7 @@ rmSync(outdir, { recursive: true, force: true });
 rmSync(bootdir, { recursive: true, force: true });
 const result = await esbuild.build({
   absWorkingDir: root,
-  // code-cache.js: what bin/teamux runs the screen's bundle with (below).
-  entryPoints: { main: entry, 'code-cache': path.join(root, 'dist', 'cli', 'code-cache.js'), ...SHARED_ENTRIES },
+  entryPoints: { main: entry, ...SHARED_ENTRIES },
   outdir,
   bundle: true,
   splitting: true,
