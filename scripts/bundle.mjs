@@ -15,7 +15,8 @@
  * The screen verbs (`start`, `attach`) run a second build instead: the whole CLI as one CommonJS
  * file, dist/boot/screen.cjs, which bin/teamux compiles with V8's code cache (src/cli/code-cache.ts);
  * its first line names a hash of its contents, part of the cache's key. blessed's Screen widget is
- * inside it (not its other widgets), so that it too comes from the code cache (blessedScreenOnly).
+ * inside it (not its other widgets), and so is node-pty's JavaScript, so that they too come from the
+ * code cache (blessedScreenOnly, nodePtyFromItsFolder).
  * Both builds give zod only its English locale: the 60-odd others are never used and were most of
  * the chunk zod is in.
  * The short path of `task claim` (dist/cli/task-claim-fast.js) is a third build: one ES module with
@@ -113,10 +114,11 @@ const screenBuild = await esbuild.build({
   platform: 'node',
   target: 'node20',
   // The Stop-hook entry (.cjs) is bundled too: a script has no module loader to import it with. So
-  // are proper-lockfile and blessed's Screen widget with what it loads (plain JavaScript, loaded by
-  // every start): in here they are in the code cache, not compiled from source on every start.
-  external: EXTERNAL.filter((p) => p !== 'proper-lockfile' && p !== 'blessed'),
-  plugins: [zodEnglishOnly(), blessedScreenOnly()],
+  // are proper-lockfile, blessed's Screen widget with what it loads and node-pty's JavaScript (not its
+  // native part), all loaded by every start: in here they are in the code cache, not compiled from
+  // source on every start.
+  external: EXTERNAL.filter((p) => p !== 'proper-lockfile' && p !== 'blessed' && p !== 'node-pty'),
+  plugins: [zodEnglishOnly(), blessedScreenOnly(), nodePtyFromItsFolder()],
   metafile: true,
   // import.meta has no meaning in a script: its url is this file's, so ../../bin still names bin/.
   define: { 'import.meta.url': '__teamuxImportMetaUrl' },
@@ -202,6 +204,39 @@ function blessedScreenOnly() {
         resolveDir: args.pluginData,
         loader: 'js',
       }));
+    },
+  };
+}
+
+/**
+ * node-pty's JavaScript inside the screen's bundle; what it finds by paths relative to its own folder
+ * it still finds there: its native module (utils.js), its spawn helper (unixTerminal.js, `__dirname`)
+ * and its Windows side (index.js, left out of the bundle and loaded from the package when used). Each
+ * such call goes through a require rooted at node-pty/lib/ as Node resolves it when first needed.
+ */
+function nodePtyFromItsFolder() {
+  const helpers = [
+    "function __teamuxNodePtyLib() { var index = 'node-pty/lib/index.js'; return __teamuxNodePtyLib.dir ??= require('node:path').dirname(require.resolve(index)); }",
+    "function __teamuxNodePtyRequire(id) { return (__teamuxNodePtyRequire.from ??= require('node:module').createRequire(__teamuxNodePtyLib() + '/index.js'))(id); }",
+  ].join('\n');
+  // Per file: what is replaced, by what, and how many times it must be found (another version of node-pty fails the build).
+  const edits = {
+    'index.js': [[/require\('\.\/windowsTerminal'\)/g, "__teamuxNodePtyRequire('./windowsTerminal')", 1]],
+    'utils.js': [[/require\(dir \+ "\/" \+ name \+ "\.node"\)/g, '__teamuxNodePtyRequire(dir + "/" + name + ".node")', 1]],
+    'unixTerminal.js': [[/\b__dirname\b/g, '__teamuxNodePtyLib()', 1]],
+  };
+  return {
+    name: 'node-pty-from-its-folder',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]node_modules[\\/]node-pty[\\/]lib[\\/](index|utils|unixTerminal)\.js$/ }, (args) => {
+        let source = readFileSync(args.path, 'utf8');
+        for (const [pattern, replacement, times] of edits[path.basename(args.path)]) {
+          const found = source.match(pattern)?.length ?? 0;
+          if (found !== times) throw new Error(`${args.path}: ${pattern} found ${found} times, not ${times} (another node-pty version?)`);
+          source = source.replace(pattern, replacement);
+        }
+        return { contents: `${source}\n${helpers}\n`, loader: 'js' };
+      });
     },
   };
 }

@@ -1,8 +1,9 @@
-// blessed's Screen widget inside the screen's bundle (scripts/bundle.mjs → dist/boot/screen.cjs), so
-// that its code is in the code cache instead of compiled from node_modules on every start. Two of its
-// files read differently there: tput.js finds its own terminfo fallbacks in blessed/lib/ (not next to
-// the bundle), and unicode.js never loads blessed's main module (all 34 widgets). Proved on the built
-// bundle and by real starts in a real pty under three TERMs, one the system has no terminfo for.
+// blessed's Screen widget and node-pty's JavaScript inside the screen's bundle (scripts/bundle.mjs →
+// dist/boot/screen.cjs), so that their code is in the code cache instead of compiled from node_modules
+// on every start. Some of their files read differently there: tput.js finds its own terminfo
+// fallbacks in blessed/lib/ (not next to the bundle), unicode.js never loads blessed's main module (all
+// 34 widgets), and node-pty finds its native module and spawn helper in its own folder. Proved on the
+// built bundle and by real starts in a real pty under three TERMs, one the system has no terminfo for.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import pty from 'node-pty';
@@ -44,8 +45,8 @@ function startWithTerm(layout: string, cwd: string, term: string, env: Record<st
   };
 }
 
-describe('blessed in the screen bundle', () => {
-  it('code-cache-blessed.bundle-holds-the-screen-widget-only', () => {
+describe('blessed and node-pty in the screen bundle', () => {
+  it('code-cache-blessed.bundle-holds-the-screen-widget-only-and-node-ptys-unix-side', () => {
     const text = readFileSync(BUNDLE, 'latin1');
     const blessed = bundledModules(text).filter((m) => m.includes('node_modules/blessed/'));
     for (const file of ['lib/widgets/screen.js', 'lib/widgets/element.js', 'lib/program.js', 'lib/tput.js', 'lib/unicode.js', 'lib/colors.js']) expect(blessed.some((m) => m.endsWith(`/blessed/${file}`)), file).toBe(true);
@@ -55,9 +56,14 @@ describe('blessed in the screen bundle', () => {
     expect(text).not.toMatch(/__dirname \+ "\/\.\.\/usr/);
     expect(text).toMatch(/__teamuxBlessedLib\(\) \+ "\/\.\.\/usr\/xterm"/);
     expect(/[^\x00-\x7f]/.test(text)).toBe(false);
+    // node-pty's JavaScript for this platform, not its Windows side (loaded from the package if ever used).
+    const pty = bundledModules(text).filter((m) => m.includes('node_modules/node-pty/'));
+    for (const file of ['lib/index.js', 'lib/unixTerminal.js', 'lib/utils.js']) expect(pty.some((m) => m.endsWith(`/node-pty/${file}`)), file).toBe(true);
+    expect(pty.filter((m) => /windows/i.test(m))).toEqual([]);
+    expect(text).toMatch(/__teamuxNodePtyRequire\(dir \+ "\/" \+ name \+ "\.node"\)/);
   });
 
-  it('code-cache-blessed.start-draws-under-known-and-unknown-terms-without-blessed-from-node-modules', async () => {
+  it('code-cache-blessed.start-draws-under-known-and-unknown-terms-without-blessed-or-node-pty-js-from-node-modules', async () => {
     const tmp = tempDir('teamux-blessed-bundle-');
     cleanup.push(tmp.cleanup);
     const layout = path.join(tmp.dir, 'team.yaml');
@@ -73,8 +79,8 @@ describe('blessed in the screen bundle', () => {
       expect(started.output(), term).not.toMatch(/could not start|ENOENT/);
       await waitFor(() => existsSync(out), 'the list of required files', 10_000);
       const required = readFileSync(out, 'utf8').split('\n');
-      // node-pty (native) still comes from node_modules; blessed only from the bundle.
-      expect(required.some((f) => f.includes('node_modules/node-pty/')), term).toBe(true);
+      // node-pty's native module still comes from its folder; its JavaScript and blessed only from the bundle.
+      expect(required.filter((f) => f.includes('node_modules/node-pty/')), term).toEqual([expect.stringMatching(/node_modules\/node-pty\/build\/Release\/pty\.node$/)]);
       expect(required.filter((f) => f.includes('node_modules/blessed/')), term).toEqual([]);
     }
     expect(readFileSync(log, 'utf8')).not.toMatch(/\berror\b/i);
