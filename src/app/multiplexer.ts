@@ -16,7 +16,6 @@ import { reduce } from '../mux/reduce.js';
 import { awaiting, focusedPane, initialState, layoutOf, type MemberLaunch, type MuxState } from '../mux/state.js';
 import { OPERATOR } from '../protocol/operator.js';
 import { innerSize, type ScreenLayout } from '../ui/geometry.js';
-import { TerminalScreen } from '../ui/screen.js';
 import type { Surface } from '../ui/surface.js';
 import { Attention, DEFAULT_ATTENTION } from './attention.js';
 import type { MuxOptions } from './mux-options.js';
@@ -52,6 +51,8 @@ export class Multiplexer {
   private depth = 0;
   // screen
   private surface: Surface | null = null;
+  /** Whether frames are drawn: from the first one, once the screen is up and the panes' first output read. */
+  private drawing = false;
   private geometry!: ScreenLayout;
   private readonly frames: FrameScheduler;
   // team folder
@@ -121,14 +122,12 @@ export class Multiplexer {
     const { store, output } = this.opts;
     // The keys act as the operator (`human`), not as the lead.
     store.actAsOperator();
-    const surface = new TerminalScreen(this.opts.input, output, `teamux: ${this.opts.team}`, this.clock);
-    this.surface = surface;
-    startupMark('screen');
-    this.setupSignals(surface);
-    this.attention = new Attention(this.opts.attention ?? DEFAULT_ATTENTION, this.opts.team, (d) => output.write(d), store.log);
-    this.cleanups.push(() => this.attention?.dispose());
-    this.dispatch({ kind: 'resize', cols: surface.cols, rows: surface.rows });
-    this.relayout();
+    // The panes start before the screen is built, at the terminal's size: their processes run while
+    // the screen's code loads and the terminal is taken over, so the first frame already shows what
+    // they printed instead of waiting a frame for the last of them. (The screen's own size, if it
+    // differs, resizes them a moment later.)
+    const early = { cols: output.columns || 80, rows: output.rows || 24 };
+    this.dispatch({ kind: 'resize', ...early });
     // The team folder watch starts while the panes start.
     const watching = this.view.start().then(() => this.dispatch({ kind: 'team', snapshot: this.withClaudeTeam(this.view.snapshot()) }));
     const sub = this.view.onChange((snapshot) => this.dispatch({ kind: 'team', snapshot: this.withClaudeTeam(snapshot) }));
@@ -139,6 +138,22 @@ export class Multiplexer {
     this.batch(() => {
       for (const m of this.opts.members) this.dispatch({ kind: 'open-pane', launch: m });
     });
+    // blessed is loaded only now, after the panes' processes have started.
+    const { TerminalScreen } = await import('../ui/screen.js');
+    // Quit (a signal, a failed start) while it loaded: the terminal is not taken over at all.
+    if (this.finishing) return;
+    const surface = new TerminalScreen(this.opts.input, output, `teamux: ${this.opts.team}`, this.clock);
+    this.surface = surface;
+    startupMark('screen');
+    this.setupSignals(surface);
+    this.attention = new Attention(this.opts.attention ?? DEFAULT_ATTENTION, this.opts.team, (d) => output.write(d), store.log);
+    this.cleanups.push(() => this.attention?.dispose());
+    if (surface.cols !== early.cols || surface.rows !== early.rows) this.dispatch({ kind: 'resize', cols: surface.cols, rows: surface.rows });
+    // The first frame waits for one poll of the event loop (two turns), so what the panes printed
+    // while the screen was built is read and in it, instead of in a second frame a frame later.
+    await new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+    this.drawing = true;
+    this.relayout();
     await Promise.all(this.opts.members.map((m) => this.launches.get(m.name)));
     startupMark('panes');
     // Panes the tmux stand-in's bridge opens in the session come and go as panes here.
@@ -318,7 +333,7 @@ export class Multiplexer {
   private spawn(id: string, m: MemberLaunch): void {
     // The emulator is made at the size the pane gets (the state already has the pane), so its
     // scrollback is not reflowed from 80x24; the others are resized once, when the batch ends.
-    const at = this.surface ? layoutOf(this.st).panes[this.st.panes.findIndex((p) => p.id === id)] : undefined;
+    const at = layoutOf(this.st).panes[this.st.panes.findIndex((p) => p.id === id)];
     const size = at && at.width > 0 && at.height > 1 ? innerSize(at) : { cols: 80, rows: 24 };
     const spec: PaneSpec = { id, command: m.command, args: m.args, cwd: m.cwd, env: m.env, ...size };
     const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, (cause, source) => this.requestFrame(cause, source), (p) => this.dispatch({ kind: 'pane-exit', pane: p.name, exitText: p.exitText(), code: p.exit?.exitCode ?? null }), this.clock);
@@ -352,7 +367,6 @@ export class Multiplexer {
 
   /** Recompute geometry from the state and resize every pane. */
   private relayout(): void {
-    if (!this.surface) return;
     this.geometry = layoutOf(this.st);
     this.st.panes.forEach((p, i) => {
       const r = this.geometry.panes[i];
@@ -368,7 +382,7 @@ export class Multiplexer {
 
   /** Ask for a frame (titles and contents of dirty panes, the status line); an echo frame is drawn at once, and output's source waits for it. */
   requestFrame(cause: FrameCause = 'change', source?: HoldableSource): void {
-    if (this.surface) this.frames.request(cause, source);
+    if (this.drawing) this.frames.request(cause, source);
   }
 
   private frame(flags: FrameFlags): void {
