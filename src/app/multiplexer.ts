@@ -16,6 +16,7 @@ import { reduce } from '../mux/reduce.js';
 import { awaiting, focusedPane, initialState, layoutOf, type MemberLaunch, type MuxState } from '../mux/state.js';
 import { OPERATOR } from '../protocol/operator.js';
 import { innerSize, type ScreenLayout } from '../ui/geometry.js';
+import { TerminalScreen } from '../ui/screen.js';
 import type { Surface } from '../ui/surface.js';
 import { Attention, DEFAULT_ATTENTION } from './attention.js';
 import type { MuxOptions } from './mux-options.js';
@@ -32,6 +33,9 @@ import { attachTmuxBridge } from './native-teams.js';
 import { followTeammates } from './tmux-teammates.js';
 import type { ClaudeTeamView } from '../store/claude-team-files.js';
 import { startupMark, startupTimeline } from '../host/startup-marks.js';
+
+/** How long the first frame waits for the panes' first output (start-up, see firstOutput). */
+export const FIRST_FRAME_WAIT_MS = 50;
 
 export type { MemberLaunch } from '../mux/state.js';
 export type { MuxOptions } from './mux-options.js';
@@ -122,12 +126,14 @@ export class Multiplexer {
     const { store, output } = this.opts;
     // The keys act as the operator (`human`), not as the lead.
     store.actAsOperator();
-    // The panes start before the screen is built, at the terminal's size: their processes run while
-    // the screen's code loads and the terminal is taken over, so the first frame already shows what
-    // they printed instead of waiting a frame for the last of them. (The screen's own size, if it
-    // differs, resizes them a moment later.)
-    const early = { cols: output.columns || 80, rows: output.rows || 24 };
-    this.dispatch({ kind: 'resize', ...early });
+    const surface = new TerminalScreen(this.opts.input, output, `teamux: ${this.opts.team}`, this.clock);
+    this.surface = surface;
+    startupMark('screen');
+    this.setupSignals(surface);
+    this.attention = new Attention(this.opts.attention ?? DEFAULT_ATTENTION, this.opts.team, (d) => output.write(d), store.log);
+    this.cleanups.push(() => this.attention?.dispose());
+    this.dispatch({ kind: 'resize', cols: surface.cols, rows: surface.rows });
+    this.relayout();
     // The team folder watch starts while the panes start.
     const watching = this.view.start().then(() => this.dispatch({ kind: 'team', snapshot: this.withClaudeTeam(this.view.snapshot()) }));
     const sub = this.view.onChange((snapshot) => this.dispatch({ kind: 'team', snapshot: this.withClaudeTeam(snapshot) }));
@@ -138,22 +144,13 @@ export class Multiplexer {
     this.batch(() => {
       for (const m of this.opts.members) this.dispatch({ kind: 'open-pane', launch: m });
     });
-    // blessed is loaded only now, after the panes' processes have started.
-    const { TerminalScreen } = await import('../ui/screen.js');
-    // Quit (a signal, a failed start) while it loaded: the terminal is not taken over at all.
-    if (this.finishing) return;
-    const surface = new TerminalScreen(this.opts.input, output, `teamux: ${this.opts.team}`, this.clock);
-    this.surface = surface;
-    startupMark('screen');
-    this.setupSignals(surface);
-    this.attention = new Attention(this.opts.attention ?? DEFAULT_ATTENTION, this.opts.team, (d) => output.write(d), store.log);
-    this.cleanups.push(() => this.attention?.dispose());
-    if (surface.cols !== early.cols || surface.rows !== early.rows) this.dispatch({ kind: 'resize', cols: surface.cols, rows: surface.rows });
-    // The first frame waits for one poll of the event loop (two turns), so what the panes printed
-    // while the screen was built is read and in it, instead of in a second frame a frame later.
-    await new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+    // The first frame shows what the panes first printed, instead of empty panes and their output a
+    // frame later: it waits until every pane has printed (or ended), FIRST_FRAME_WAIT_MS at most.
+    await this.firstOutput();
+    startupMark('first output');
     this.drawing = true;
-    this.relayout();
+    this.frames.full = true;
+    this.requestFrame();
     await Promise.all(this.opts.members.map((m) => this.launches.get(m.name)));
     startupMark('panes');
     // Panes the tmux stand-in's bridge opens in the session come and go as panes here.
@@ -191,6 +188,27 @@ export class Multiplexer {
   private own(cleanup: () => unknown): void {
     if (this.finishing) void Promise.resolve().then(cleanup).catch((err) => this.opts.store.log.error('cleanup failed', err));
     else this.cleanups.push(cleanup);
+  }
+
+  /** While start-up waits for the panes' first output: called when a pane printed. */
+  private outputSeen: (() => void) | null = null;
+
+  /** Resolves once every pane has printed (or shown the screen it was adopted with) or ended, FIRST_FRAME_WAIT_MS at most. */
+  private firstOutput(): Promise<void> {
+    const ready = (): boolean => [...this.live.values()].every((p) => p.printed || p.life === 'exited');
+    if (ready()) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.outputSeen = null;
+        resolve();
+      };
+      // A wall-clock cap, not the injected clock: a test's fake clock must not hold the screen back.
+      const timer = setTimeout(done, FIRST_FRAME_WAIT_MS);
+      this.outputSeen = () => {
+        if (ready()) done();
+      };
+    });
   }
 
   /** Open a pane for a member and start (or adopt) its process; resolves once it has started. */
@@ -383,6 +401,7 @@ export class Multiplexer {
   /** Ask for a frame (titles and contents of dirty panes, the status line); an echo frame is drawn at once, and output's source waits for it. */
   requestFrame(cause: FrameCause = 'change', source?: HoldableSource): void {
     if (this.drawing) this.frames.request(cause, source);
+    else if (cause !== 'change') this.outputSeen?.();
   }
 
   private frame(flags: FrameFlags): void {
