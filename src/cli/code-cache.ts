@@ -8,9 +8,9 @@
  * user and nobody else can write them (a cache another user can write is code they run as you), and
  * when its checksum holds; its name is a hash of the bundle (content hash, size, mtime), Node, V8,
  * Node's flags and the V8 flags set at run time, so a rebuilt bundle, another Node or another way of
- * running it never reads a stale one. Anything else (no home, a
- * folder that cannot be written, a foreign or damaged file, V8 rejecting it) costs only the compile,
- * and is said in teamux.log. TEAMUX_CODE_CACHE=0 turns it off.
+ * running it never reads a stale one. Anything else (no home, a folder that cannot be written, a
+ * foreign or damaged file, V8 rejecting it) costs only the compile, and is said in teamux.log.
+ * TEAMUX_CODE_CACHE=0 turns it off.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
