@@ -6,18 +6,19 @@
  * else ~/.cache/teamux), written once the screen is up (so the functions start-up compiled lazily
  * are in it), atomically and mode 0600. It is used only when the folder and the file belong to this
  * user and nobody else can write them (a cache another user can write is code they run as you), and
- * when its checksum holds; its name is a hash of the bundle (content hash, size, mtime), Node, V8 and
- * Node's flags, so a rebuilt bundle or another Node never reads a stale one. Anything else (no home, a
- * folder that cannot be written, a foreign or damaged file, V8 rejecting it) costs only the compile,
- * and is said in teamux.log. TEAMUX_CODE_CACHE=0 turns it off.
+ * when its checksum holds; its name is a hash of the bundle (content hash, size, mtime), Node, V8,
+ * Node's flags and the V8 flags set at run time, so a rebuilt bundle, another Node or another way of
+ * running it never reads a stale one. Anything else (no home, a folder that cannot be written, a
+ * foreign or damaged file, V8 rejecting it) costs only the compile, and is said in teamux.log.
+ * TEAMUX_CODE_CACHE=0 turns it off.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
 import vm from 'node:vm';
-import { keepYoungGenerationSmall } from './screen-heap.js';
+import { keepYoungGenerationSmall, SMALL_YOUNG_GENERATION } from './screen-heap.js';
 import { startupMark } from '../host/startup-marks.js';
 import type { ScreenBoot } from './context.js';
 
@@ -63,11 +64,15 @@ function ownFolder(dir: string): string | null {
   }
 }
 
-/** The cache's name for this bundle: its hash (first line), size and mtime, Node, V8 and Node's flags. */
-export function cacheKey(bundle: string, head: string): string {
-  const st = statSync(bundle);
+/**
+ * The cache's name for this bundle: its hash (first line), size and mtime, Node, V8, Node's flags and
+ * the V8 flags set at run time (`v8Flags`: V8 refuses a cache made under other flags, so two ways of
+ * running one bundle must not share, and keep rewriting, one file).
+ */
+export function cacheKey(bundle: string | { size: number; mtimeMs: number }, head: string, v8Flags: readonly string[] = []): string {
+  const st = typeof bundle === 'string' ? statSync(bundle) : bundle;
   // Whole seconds: a copy made with its times kept (cp -p, the benchmarks' snapshot) may lose the rest.
-  const parts = [head, st.size, Math.trunc(st.mtimeMs / 1000), process.version, process.versions.v8, process.arch, process.execArgv.join(' '), process.env.NODE_OPTIONS ?? ''];
+  const parts = [head, st.size, Math.trunc(st.mtimeMs / 1000), process.version, process.versions.v8, process.arch, process.execArgv.join(' '), process.env.NODE_OPTIONS ?? '', v8Flags.join(' ')];
   return createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 32);
 }
 
@@ -76,8 +81,11 @@ export function cacheFile(dir: string, key: string): string {
   return path.join(dir, `screen-${key}.v8`);
 }
 
-/** A cache file's payload: null (and why) when it is missing, not this user's own, or damaged. */
-export function readCodeCache(file: string): { data: Buffer | null; why: string } {
+/**
+ * A cache file's payload: null (and why) when it is missing, not this user's own, or damaged. It is
+ * read into `into` when that is large enough (see readWhole).
+ */
+export function readCodeCache(file: string, into?: Buffer): { data: Buffer | null; why: string } {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -92,7 +100,7 @@ export function readCodeCache(file: string): { data: Buffer | null; why: string 
     if (unsafe) return { data: null, why: unsafe };
     let raw: Buffer;
     try {
-      raw = readFileSync(fd);
+      raw = readWhole(fd, st.size, into);
     } catch (err) {
       return { data: null, why: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
     }
@@ -104,6 +112,22 @@ export function readCodeCache(file: string): { data: Buffer | null; why: string 
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The first `size` bytes of the open file `fd` (fewer if it is shorter now), in `into` when it is large
+ * enough. Memory the process touches for the first time is dear (each new page is a fault; ~4 ms a
+ * MiB on a loaded VM), so the loader reads the cache into the buffer the source was read into.
+ */
+function readWhole(fd: number, size: number, into?: Buffer): Buffer {
+  const buf = into && into.length >= size ? into : Buffer.allocUnsafeSlow(size);
+  let got = 0;
+  while (got < size) {
+    const n = readSync(fd, buf, got, size - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
 }
 
 /** Write a cache file atomically (mode 0600) and drop the oldest beyond KEEP; false if it cannot be. */
@@ -139,17 +163,28 @@ export interface LoadedBundle {
 
 /**
  * Compile and run the screen bundle `file` with the code cache (none when `useCache` is false); null
- * when the file is not a screen bundle (then nothing has run).
+ * when the file is not a screen bundle (then nothing has run). `v8Flags`: the V8 flags this process
+ * set at run time (part of the cache's key).
  */
-export function loadBundle(file: string, env: NodeJS.ProcessEnv, useCache = env.TEAMUX_CODE_CACHE !== '0'): LoadedBundle | null {
+export function loadBundle(file: string, env: NodeJS.ProcessEnv, useCache = env.TEAMUX_CODE_CACHE !== '0', v8Flags: readonly string[] = []): LoadedBundle | null {
+  const fd = openSync(file, 'r');
+  let bytes: Buffer;
+  let st: { size: number; mtimeMs: number };
+  try {
+    st = fstatSync(fd);
+    bytes = readWhole(fd, st.size);
+  } finally {
+    closeSync(fd);
+  }
   // All ASCII (scripts/bundle.mjs), so latin1 reads it as it is: a plain copy, one byte a character.
-  const source = readFileSync(file, 'latin1');
+  const source = bytes.toString('latin1');
   const head = source.slice(0, source.indexOf('\n'));
   if (!BUNDLE_HEAD.test(head)) return null;
   const dir = useCache ? codeCacheDir(env) : null;
   const folderProblem = dir ? ownFolder(dir) : 'off';
-  const cache = dir && !folderProblem ? cacheFile(dir, cacheKey(file, head)) : null;
-  const found = cache ? readCodeCache(cache) : { data: null, why: '' };
+  const cache = dir && !folderProblem ? cacheFile(dir, cacheKey(st, head, v8Flags)) : null;
+  // The source's bytes are in the string now: their buffer takes the cache (V8 reads it only while compiling).
+  const found = cache ? readCodeCache(cache, bytes) : { data: null, why: '' };
   // The file is one function expression, wrapped as Node wraps a CommonJS module.
   const script = new vm.Script(source, {
     filename: file,
@@ -182,13 +217,32 @@ export function loadBundle(file: string, env: NodeJS.ProcessEnv, useCache = env.
 }
 
 /**
- * Run a screen verb from the bundle `file`: V8's flags first (a cache made under other flags is
- * refused), then the bundle, whose main() is told how its code was loaded and saves the cache once
- * the screen is up. False when `file` is not a screen bundle (the caller runs the CLI another way).
+ * Node's own modules that a screen loads while it starts (blessed, node-pty's helpers, the CLI's
+ * argument parser) and the loader does not. V8 checks every code cache against the flags it was made
+ * under, so once keepYoungGenerationSmall changes one, it refuses the cache Node ships for its own
+ * modules too and compiles each one loaded later from source: these took 12 ms of CPU that way
+ * instead of 5. Loaded before the change instead; test/cli/code-cache-builtins.test.ts checks that a
+ * start loads no other one after it.
+ */
+export const SCREEN_BUILTINS = ['node:child_process', 'node:assert', 'node:fs/promises', 'node:constants', 'node:process'];
+
+/** Load SCREEN_BUILTINS (and util's argument parser, a lazy part of node:util) now. */
+function loadScreenBuiltins(): void {
+  const load = createRequire(import.meta.url);
+  for (const name of SCREEN_BUILTINS) load(name);
+  void (load('node:util') as typeof import('node:util')).parseArgs;
+}
+
+/**
+ * Run a screen verb from the bundle `file`: Node's modules it needs, then V8's flags (a cache made
+ * under other flags is refused), then the bundle, whose main() is told how its code was loaded and
+ * saves the cache once the screen is up. False when `file` is not a screen bundle (the caller runs
+ * the CLI another way).
  */
 export async function runScreenBundle(file: string, env: NodeJS.ProcessEnv, verb: string): Promise<boolean> {
-  keepYoungGenerationSmall(verb, env);
-  const bundle = loadBundle(file, env);
+  loadScreenBuiltins();
+  const v8Flags = keepYoungGenerationSmall(verb, env) ? [SMALL_YOUNG_GENERATION] : [];
+  const bundle = loadBundle(file, env, undefined, v8Flags);
   if (!bundle) return false;
   startupMark('code');
   const boot: ScreenBoot = { note: bundle.note, up: () => setImmediate(() => bundle.save()) };

@@ -14,9 +14,12 @@ import { setFlagsFromString } from 'node:v8';
 /** The verbs whose process is long-lived and holds panes: the screen. */
 const SCREEN_VERBS = new Set(['start', 'attach']);
 
+/** The V8 flag that keeps it so. */
+export const SMALL_YOUNG_GENERATION = '--semi-space-growth-factor=1';
+
 /** Keep V8's young generation at its initial size in a screen process; returns whether it did. */
 export function keepYoungGenerationSmall(verb: string, env: NodeJS.ProcessEnv): boolean {
   if (!SCREEN_VERBS.has(verb) || env.TEAMUX_YOUNG_GEN === 'grow') return false;
-  setFlagsFromString('--semi-space-growth-factor=1');
+  setFlagsFromString(SMALL_YOUNG_GENERATION);
   return true;
 }

@@ -124,6 +124,41 @@ describe('code cache', () => {
     expect(load(bundle, env).note).toMatch(/code cache: used/);
   });
 
+  it('code-cache.read-into-a-given-buffer-holds-only-the-files-bytes', () => {
+    const { bundle, env, cacheDir } = setup();
+    load(bundle, env).save();
+    const file = onlyCacheFile(cacheDir);
+    const bytes = readFileSync(file);
+    // A buffer large enough is used as it is (the loader passes the one the source was read into).
+    const into = Buffer.alloc(bytes.length + 4096, 0x55);
+    const found = readCodeCache(file, into);
+    expect(found.why).toBe('ok');
+    expect(found.data!.buffer).toBe(into.buffer);
+    expect(Buffer.compare(found.data!, bytes.subarray(bytes.indexOf(10) + 1))).toBe(0);
+    // One too small is not: the file gets a buffer of its own.
+    const small = Buffer.alloc(16);
+    expect(readCodeCache(file, small).data!.buffer).not.toBe(small.buffer);
+    // Cut short: what the buffer held past the file's end (here the whole intact file) is never read as the file.
+    bytes.copy(into);
+    writeFileSync(file, bytes.subarray(0, bytes.length - 100));
+    expect(readCodeCache(file, into).why).toBe('damaged (checksum)');
+  });
+
+  it('code-cache.v8-flags-set-at-run-time-are-part-of-the-key', () => {
+    const { bundle, env, cacheDir } = setup();
+    const flag = ['--semi-space-growth-factor=1'];
+    expect(cacheKey(bundle, HEAD, flag)).not.toBe(cacheKey(bundle, HEAD));
+    expect(cacheKey(statSync(bundle), HEAD, flag)).toBe(cacheKey(bundle, HEAD, flag));
+    const plain = loadBundle(bundle, env, true)!;
+    plain.save();
+    const flagged = loadBundle(bundle, env, true, flag)!;
+    expect(flagged.note).toMatch(/code cache: none yet/);
+    flagged.save();
+    expect(readdirSync(cacheDir).filter((n) => n.endsWith('.v8'))).toHaveLength(2);
+    expect(loadBundle(bundle, env, true, flag)!.note).toBe(`code cache: used ${cacheFile(cacheDir, cacheKey(bundle, HEAD, flag))}`);
+    expect(loadBundle(bundle, env, true)!.note).toBe(`code cache: used ${cacheFile(cacheDir, cacheKey(bundle, HEAD))}`);
+  });
+
   it('code-cache.a-cache-v8-refuses-is-rewritten', () => {
     const a = setup();
     load(a.bundle, a.env).save();
@@ -198,8 +233,15 @@ describe('code cache', () => {
     expect(notes()[0]).toMatch(/code cache: none yet; writing/);
     await startOnce({}, 2);
     expect(notes()[1]).toMatch(/code cache: used .*cache\/teamux\/screen-[0-9a-f]+\.v8/);
+    // V8's young generation left to grow (no flag changed at run time): a cache of its own, and the
+    // default's is still used after it (one shared file was refused and rewritten by each in turn).
+    await startOnce({ TEAMUX_YOUNG_GEN: 'grow' }, 3);
+    expect(notes()[2]).toMatch(/code cache: none yet; writing/);
+    await startOnce({}, 4);
+    const said = (i: number): string => notes()[i]!.replace(/^.*?code cache: /, '');
+    expect(said(3)).toBe(said(1));
     // Without the bundle (dist/cli/ as tsc wrote it): no code cache, and the screen still starts.
-    await startOnce({ TEAMUX_BUNDLE: '0' }, 2);
-    expect(notes()).toHaveLength(2);
+    await startOnce({ TEAMUX_BUNDLE: '0' }, 4);
+    expect(notes()).toHaveLength(4);
   }, 120_000);
 });
