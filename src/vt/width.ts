@@ -41,16 +41,21 @@ const base: IUnicodeVersionProvider = (() => {
 // regional indicators stay narrow (East Asian Width N: a flag is two cells of one).
 const EMOJI_BASE = 0x1f000;
 const REGIONAL_INDICATORS = [0x1f1e6, 0x1f1ff];
-const EMOJI_WIDE = (() => {
-  const table = new Uint8Array(0x1fb00 - EMOJI_BASE);
+const EMOJI_END = 0x1fb00;
+// Which of those code points are wide, built the first time one of them is printed (2,816 regular
+// expression tests: a few milliseconds no start-up needs to pay).
+let emojiWide: Uint8Array | null = null;
+function emojiWideTable(): Uint8Array {
+  if (emojiWide) return emojiWide;
+  const table = new Uint8Array(EMOJI_END - EMOJI_BASE);
   const presentation = /\p{Emoji_Presentation}/u;
   for (let i = 0; i < table.length; i++) {
     const cp = EMOJI_BASE + i;
     const regional = cp >= REGIONAL_INDICATORS[0]! && cp <= REGIONAL_INDICATORS[1]!;
     table[i] = !regional && presentation.test(String.fromCodePoint(cp)) ? 1 : 0;
   }
-  return table;
-})();
+  return (emojiWide = table);
+}
 
 const pictographs = new Map<number, boolean>();
 function isPictograph(cp: number): boolean {
@@ -65,7 +70,7 @@ function isPictograph(cp: number): boolean {
 /** Cells one code point takes on its own: 0 (joins the cell before), 1 or 2. */
 export function codePointWidth(cp: number): 0 | 1 | 2 {
   const w = base.wcwidth(cp);
-  if (w === 1 && cp >= EMOJI_BASE && cp - EMOJI_BASE < EMOJI_WIDE.length && EMOJI_WIDE[cp - EMOJI_BASE] === 1) return 2;
+  if (w === 1 && cp >= EMOJI_BASE && cp < EMOJI_END && emojiWideTable()[cp - EMOJI_BASE] === 1) return 2;
   return w;
 }
 
