@@ -16,6 +16,7 @@ import type { Clock, ClockTimer } from '../host/clock.js';
 import { installBlessedAttrs, type BlessedScreenInternals } from './blessed-attrs.js';
 import type { CellGrid, GridLine, Surface, SurfaceCursor, Unsubscribe } from './surface.js';
 import { TerminalGuard } from './terminal-guard.js';
+import { FrameWriter } from './frame-write.js';
 
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
 export const ESC_TIMEOUT_MS = 25;
@@ -23,6 +24,8 @@ export const ESC_TIMEOUT_MS = 25;
 interface Program {
   cup(y: number, x: number): void;
   flush(): void;
+  /** What blessed holds for its write on the next turn of the event loop. */
+  _buf: string;
   showCursor(): void;
   hideCursor(): void;
   tput: { brokenACS: boolean };
@@ -50,8 +53,9 @@ export class TerminalScreen implements Surface {
   private readonly program: Program;
   // blessed's draw of changed cells (blessed-draw.ts, installed on blessed's Screen by installBlessedAttrs)
   private readonly draw: (start: number, end: number) => void;
-  // the terminal's modes
+  // the terminal's modes, and how frames are written to it
   private readonly guard: TerminalGuard;
+  private readonly writer: FrameWriter;
   // input
   private readonly tokenizer = new InputTokenizer();
   private readonly decoder = new StringDecoder('utf8');
@@ -94,6 +98,7 @@ export class TerminalScreen implements Surface {
     // and the separators then read the same in every terminal and in tmux's capture-pane.
     this.program.tput.brokenACS = true;
     this.guard = new TerminalGuard(input, output);
+    this.writer = new FrameWriter(output);
     this.guard.enter();
     input.resume();
     input.on('data', this.onData);
@@ -130,8 +135,10 @@ export class TerminalScreen implements Surface {
       this.program.hideCursor();
     }
     // blessed holds what it writes until the next turn of the event loop; the frame (a key's echo
-    // among them) goes to the terminal now, in one write.
-    this.program.flush();
+    // among them) goes to the terminal now, in one write (frame-write.ts).
+    const frame = this.program._buf;
+    this.program._buf = '';
+    this.writer.write(frame);
   }
 
   bell(): void {
