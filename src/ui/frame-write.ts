@@ -51,3 +51,44 @@ export class FrameWriter {
     if (written < bytes.length) this.output.write(bytes.subarray(written));
   }
 }
+
+/** Where the terminal's cursor is after the last frame (x -1: not known), and whether it is hidden. */
+export interface ShownCursor {
+  x: number;
+  y: number;
+  hidden: boolean;
+}
+
+/** The terminal's sequences to hide and to show the cursor (terminfo's civis and cnorm). */
+export interface CursorCodes {
+  hide: string;
+  show: string;
+}
+
+/**
+ * A frame's bytes: what blessed queued, the changed cells (with the cursor hidden while they are
+ * written, if it was shown), then the cursor placed and shown, or hidden. The cursor is moved only
+ * when it is not known to be there already, so a frame that changed nothing and keeps the cursor
+ * where it was sends nothing. `shown` is updated to what the terminal shows after these bytes.
+ */
+export function frameBytes(queued: string, cells: string, cursor: { x: number; y: number } | null, shown: ShownCursor, codes: CursorCodes): string {
+  let out = queued;
+  // blessed's own writes and the cells move the terminal's cursor
+  if (queued || cells) shown.x = -1;
+  if (cells) {
+    if (!shown.hidden) out += codes.hide;
+    shown.hidden = true;
+    out += cells;
+  }
+  if (cursor) {
+    if (cursor.x !== shown.x || cursor.y !== shown.y) out += `\x1b[${cursor.y + 1};${cursor.x + 1}H`;
+    shown.x = cursor.x;
+    shown.y = cursor.y;
+    if (shown.hidden) out += codes.show;
+    shown.hidden = false;
+  } else if (!shown.hidden) {
+    out += codes.hide;
+    shown.hidden = true;
+  }
+  return out;
+}

@@ -3,12 +3,14 @@
 // frame larger than the pty's buffer arrives whole. With a seam for write(2): what the descriptor does
 // not take (a short write, EAGAIN, another error) goes to the stream after what was written, a stream
 // with bytes queued gets the frame behind them, a stream that is not a TTY (or has no descriptor) gets
-// every frame, and a stream no longer writable gets nothing.
+// every frame, and a stream no longer writable gets nothing. A frame's bytes move the cursor only
+// where it is not known to be, hide it around changed cells, and are empty for a frame that changed
+// nothing and keeps the cursor where it was.
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FrameWriter, type FrameOutput } from '../../src/ui/frame-write.js';
+import { frameBytes, FrameWriter, type FrameOutput } from '../../src/ui/frame-write.js';
 import { waitFor } from '../helpers/team.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -128,5 +130,36 @@ describe('FrameWriter', () => {
     new FrameWriter(open, fd.write).write('');
     expect(fd.fds).toEqual([]);
     expect([...closed.got, ...open.got]).toEqual([]);
+  });
+});
+
+describe('frameBytes', () => {
+  const codes = { hide: '<hide>', show: '<show>' };
+
+  it('frame-bytes.cells-hide-the-cursor-then-it-is-placed-and-shown', () => {
+    const shown = { x: 4, y: 2, hidden: false };
+    expect(frameBytes('', '<k>', { x: 5, y: 2 }, shown, codes)).toBe('<hide><k>\x1b[3;6H<show>');
+    expect(shown).toEqual({ x: 5, y: 2, hidden: false });
+  });
+
+  it('frame-bytes.nothing-changed-and-the-cursor-stays-sends-nothing', () => {
+    const shown = { x: 5, y: 2, hidden: false };
+    expect(frameBytes('', '', { x: 5, y: 2 }, shown, codes)).toBe('');
+    // the cursor moved only: one move
+    expect(frameBytes('', '', { x: 0, y: 9 }, shown, codes)).toBe('\x1b[10;1H');
+    // hidden, then shown again where it is: no move, only shown
+    expect(frameBytes('', '', null, shown, codes)).toBe('<hide>');
+    expect(frameBytes('', '', null, shown, codes)).toBe('');
+    expect(frameBytes('', '', { x: 0, y: 9 }, shown, codes)).toBe('<show>');
+    expect(shown).toEqual({ x: 0, y: 9, hidden: false });
+  });
+
+  it('frame-bytes.what-blessed-queued-goes-first-and-the-cursor-is-placed-again-after-it', () => {
+    const shown = { x: 5, y: 2, hidden: false };
+    expect(frameBytes('<title>', '', { x: 5, y: 2 }, shown, codes)).toBe('<title>\x1b[3;6H');
+    // cells with the cursor already hidden: not hidden again
+    const hidden = { x: -1, y: -1, hidden: true };
+    expect(frameBytes('', '<cells>', null, hidden, codes)).toBe('<cells>');
+    expect(hidden.hidden).toBe(true);
   });
 });
