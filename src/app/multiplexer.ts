@@ -34,6 +34,9 @@ import { followTeammates } from './tmux-teammates.js';
 import type { ClaudeTeamView } from '../store/claude-team-files.js';
 import { startupMark, startupTimeline } from '../host/startup-marks.js';
 
+/** How long the first frame waits for the panes' first output (start-up, see firstOutput). */
+export const FIRST_FRAME_WAIT_MS = 50;
+
 export type { MemberLaunch } from '../mux/state.js';
 export type { MuxOptions } from './mux-options.js';
 
@@ -52,6 +55,8 @@ export class Multiplexer {
   private depth = 0;
   // screen
   private surface: Surface | null = null;
+  /** Whether frames are drawn: from the first one, once the screen is up and the panes' first output read. */
+  private drawing = false;
   private geometry!: ScreenLayout;
   private readonly frames: FrameScheduler;
   // team folder
@@ -139,6 +144,13 @@ export class Multiplexer {
     this.batch(() => {
       for (const m of this.opts.members) this.dispatch({ kind: 'open-pane', launch: m });
     });
+    // The first frame shows what the panes first printed, instead of empty panes and their output a
+    // frame later: it waits until every pane has printed (or ended), FIRST_FRAME_WAIT_MS at most.
+    await this.firstOutput();
+    startupMark('first output');
+    this.drawing = true;
+    this.frames.full = true;
+    this.requestFrame();
     await Promise.all(this.opts.members.map((m) => this.launches.get(m.name)));
     startupMark('panes');
     // Panes the tmux stand-in's bridge opens in the session come and go as panes here.
@@ -176,6 +188,27 @@ export class Multiplexer {
   private own(cleanup: () => unknown): void {
     if (this.finishing) void Promise.resolve().then(cleanup).catch((err) => this.opts.store.log.error('cleanup failed', err));
     else this.cleanups.push(cleanup);
+  }
+
+  /** While start-up waits for the panes' first output: called when a pane printed. */
+  private outputSeen: (() => void) | null = null;
+
+  /** Resolves once every pane has printed (or shown the screen it was adopted with) or ended, FIRST_FRAME_WAIT_MS at most. */
+  private firstOutput(): Promise<void> {
+    const ready = (): boolean => [...this.live.values()].every((p) => p.printed || p.life === 'exited');
+    if (ready()) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.outputSeen = null;
+        resolve();
+      };
+      // A wall-clock cap, not the injected clock: a test's fake clock must not hold the screen back.
+      const timer = setTimeout(done, FIRST_FRAME_WAIT_MS);
+      this.outputSeen = () => {
+        if (ready()) done();
+      };
+    });
   }
 
   /** Open a pane for a member and start (or adopt) its process; resolves once it has started. */
@@ -321,7 +354,7 @@ export class Multiplexer {
   private spawn(id: string, m: MemberLaunch): void {
     // The emulator is made at the size the pane gets (the state already has the pane), so its
     // scrollback is not reflowed from 80x24; the others are resized once, when the batch ends.
-    const at = this.surface ? layoutOf(this.st).panes[this.st.panes.findIndex((p) => p.id === id)] : undefined;
+    const at = layoutOf(this.st).panes[this.st.panes.findIndex((p) => p.id === id)];
     const size = at && at.width > 0 && at.height > 1 ? innerSize(at) : { cols: 80, rows: 24 };
     const spec: PaneSpec = { id, command: m.command, args: m.args, cwd: m.cwd, env: m.env, ...size };
     const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, (cause, source) => this.requestFrame(cause, source), (p) => this.dispatch({ kind: 'pane-exit', pane: p.name, exitText: p.exitText(), code: p.exit?.exitCode ?? null }), this.clock);
@@ -355,7 +388,6 @@ export class Multiplexer {
 
   /** Recompute geometry from the state and resize every pane. */
   private relayout(): void {
-    if (!this.surface) return;
     this.geometry = layoutOf(this.st);
     this.st.panes.forEach((p, i) => {
       const r = this.geometry.panes[i];
@@ -371,7 +403,8 @@ export class Multiplexer {
 
   /** Ask for a frame (titles and contents of dirty panes, the status line); an echo frame is drawn at once, and output's source waits for it. */
   requestFrame(cause: FrameCause = 'change', source?: HoldableSource): void {
-    if (this.surface) this.frames.request(cause, source);
+    if (this.drawing) this.frames.request(cause, source);
+    else if (cause !== 'change') this.outputSeen?.();
   }
 
   private frame(flags: FrameFlags): void {

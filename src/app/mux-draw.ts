@@ -150,12 +150,27 @@ export function drawFrame(surface: Surface, f: FrameInput): boolean {
 }
 
 function paintSeparators(surface: Surface, g: ScreenLayout, cols: number): void {
-  const covered = (x: number, y: number): boolean => g.panes.some((r) => x >= r.left && x < r.left + r.width && y >= r.top && y < r.top + r.height) || (g.sidebar !== null && x >= g.sidebar.left && x < g.sidebar.left + g.sidebar.width);
-  for (let y = 0; y < g.status.top; y++) {
-    for (let x = 0; x < cols; x++) {
-      if (covered(x, y)) continue;
-      const vertical = covered(x - 1, y) || covered(x + 1, y);
-      paintRow(surface, x, y, 1, [{ text: vertical ? '│' : '─', attr: SEPARATOR }], SEPARATOR);
+  // Which cells the panes and the sidebar cover, filled once per rectangle; every other cell above
+  // the status line is a separator: vertical beside a covered cell, else horizontal. Each row's
+  // separators are painted as one run per stretch between covered cells.
+  const rows = g.status.top;
+  const covered = new Uint8Array(cols * rows);
+  const cover = (left: number, top: number, width: number, height: number): void => {
+    for (let y = Math.max(0, top); y < Math.min(rows, top + height); y++) covered.fill(1, y * cols + Math.max(0, left), y * cols + Math.min(cols, left + width));
+  };
+  for (const r of g.panes) cover(r.left, r.top, r.width, r.height);
+  if (g.sidebar !== null) cover(g.sidebar.left, 0, g.sidebar.width, rows);
+  const at = (x: number, y: number): boolean => x >= 0 && x < cols && covered[y * cols + x] === 1;
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < cols; ) {
+      if (at(x, y)) {
+        x++;
+        continue;
+      }
+      const start = x;
+      let text = '';
+      for (; x < cols && !at(x, y); x++) text += at(x - 1, y) || at(x + 1, y) ? '│' : '─';
+      paintRow(surface, start, y, x - start, [{ text, attr: SEPARATOR }], SEPARATOR);
     }
   }
 }

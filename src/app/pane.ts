@@ -51,6 +51,8 @@ export class Pane {
   startedAt: number;
   /** When the operator last typed or pasted into this pane (ms since the epoch; 0: never): a Claude wake waits for them. */
   lastTypedAt = 0;
+  /** Whether the process has printed anything (the first frame waits for it a moment). */
+  printed = false;
   /** Environment merged over the spec's for each process after the first (a fresh enrolment token). */
   restartEnv: (() => Record<string, string>) | null = null;
   /** A process was started or adopted here before. */
@@ -122,7 +124,10 @@ export class Pane {
     this.hadProcess = true;
     this.startedAt = this.clock.now();
     this.life = 'running';
-    if (proc.initialScreen) this.term.write(proc.initialScreen, () => this.markDirty());
+    if (proc.initialScreen) {
+      this.printed = true;
+      this.term.write(proc.initialScreen, () => this.markDirty());
+    }
     // A process found running (a tmux window opened elsewhere) takes this pane's size, as a started one does.
     proc.resize(this.term.cols, this.term.rows);
     this.procSubs.push(pipeToTerminal(proc, this.term, () => this.markParsed()));
@@ -212,6 +217,7 @@ export class Pane {
    * and the process's further output is left unread until the frame that shows it (read-holds.ts).
    */
   private markParsed(): void {
+    this.printed = true;
     if (!this.rowsTracked || this.term.isScrolledBack) this.rows.markAll();
     this.dirty = true;
     const echo = this.echoDue !== 0 && this.clock.now() <= this.echoDue;

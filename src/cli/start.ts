@@ -316,9 +316,16 @@ export const startVerb: Verb = {
     let closeDemo: (() => Promise<void>) | null = null;
     const { run, expired } = await store.startRun();
     for (const q of expired) store.log.info(`request ${q.id} (${q.type} from ${q.from}) expired: ${q.expiredReason}`);
-    // Cold recovery: claims of processes from an earlier run that are gone go back on the board.
-    for (const t of (await store.releaseStale()).released) store.log.info(`task ${t.id} released at start: ${t.attempts.at(-1)?.note ?? 'its owner is gone'}`);
-    const trust = await trustFor(store, layout, run);
+    // Cold recovery: claims of processes from an earlier run that are gone go back on the board (while
+    // the run's trust root is made: neither waits for the other).
+    const [staleRun, trustRun] = await Promise.allSettled([store.releaseStale(), trustFor(store, layout, run)]);
+    if (staleRun.status === 'rejected') {
+      if (trustRun.status === 'fulfilled') trustRun.value.authority.dispose();
+      throw staleRun.reason;
+    }
+    if (trustRun.status === 'rejected') throw trustRun.reason;
+    const [stale, trust] = [staleRun.value, trustRun.value];
+    for (const t of stale.released) store.log.info(`task ${t.id} released at start: ${t.attempts.at(-1)?.note ?? 'its owner is gone'}`);
     startupMark('run');
     try {
       for (const w of warnings) store.log.warn(w);

@@ -176,8 +176,10 @@ function randomHex4(): string {
  */
 export async function sweepTempFiles(dirs: string[]): Promise<string[]> {
   const removed: string[] = [];
-  for (const dir of dirs) {
-    for (const name of await listFolder(dir)) {
+  // The folders are listed at once (one thread-pool round trip, not one per folder).
+  const listed = await Promise.all(dirs.map((dir) => listFolder(dir)));
+  for (const [i, dir] of dirs.entries()) {
+    for (const name of listed[i]!) {
       const m = TEMP_NAME.exec(name);
       if (!m) continue;
       const start = m[2] === undefined ? null : Number(m[2]);

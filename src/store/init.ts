@@ -59,7 +59,7 @@ export interface TeamSpec {
 export async function initTeam(dir: string, spec: TeamSpec, backend?: (paths: TeamPaths) => StoreBackend): Promise<{ store: TeamStore; created: boolean; seeded: number }> {
   const store = await TeamStore.forCreate(dir, 'init', backend);
   const subs = [store.paths.tasks, store.paths.inboxes, store.paths.requests, store.paths.heartbeats, store.paths.spawns, store.paths.transcripts];
-  for (const sub of subs) await ensureDir(sub);
+  await Promise.all(subs.map((sub) => ensureDir(sub)));
   // Temp files of writers killed before their rename (kill -9, a crash) are never renamed: sweep them.
   const swept = await sweepTempFiles([store.dir, ...subs, store.paths.mcpConfigs]);
   if (swept.length > 0) store.log.info(`removed ${swept.length} temp file(s) left by writers that are gone: ${swept.map((f) => path.relative(store.dir, f)).join(', ')}`);

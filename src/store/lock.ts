@@ -26,9 +26,43 @@ function onCompromised(err: Error): void {
   process.emitWarning(`teamux lock compromised: ${err.message}`);
 }
 
+/**
+ * This process's holders of each lock, in turn: a section of this process waits for the one before
+ * it here, on a promise, instead of polling the lock folder with backoff against its own process (as
+ * the panes starting at once did, each recording itself in team.json). The wait is bounded like the
+ * lock's retries: a section that takes the same lock again inside itself fails as it did before
+ * (LockBusyError), it does not hang.
+ */
+const turns = new Map<string, Promise<void>>();
+const TURN_WAIT_MS = 10_000;
+
+/** Run `fn` once this process's earlier holders of the lock on `target` are done (TURN_WAIT_MS at most). */
+async function inTurn<T>(target: string, fn: () => Promise<T>): Promise<T> {
+  const before = turns.get(target);
+  let done!: () => void;
+  const mine = new Promise<void>((resolve) => (done = resolve));
+  const tail = before ? before.then(() => mine) : mine;
+  turns.set(target, tail);
+  try {
+    if (before) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([before, new Promise<void>((resolve) => (timer = setTimeout(resolve, TURN_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
+    return await fn();
+  } finally {
+    done();
+    if (turns.get(target) === tail) turns.delete(target);
+  }
+}
+
 /** Run `fn` while holding the lock on `target` (a file or folder; it need not exist). */
 export async function withLock<T>(target: string, fn: () => Promise<T>): Promise<T> {
   checkLockPath(target);
+  return inTurn(target, () => locked(target, fn));
+}
+
+async function locked<T>(target: string, fn: () => Promise<T>): Promise<T> {
   let release: () => Promise<void>;
   try {
     release = await lockfile.lock(target, { ...LOCK_OPTIONS, lockfilePath: `${target}.lock`, onCompromised });
@@ -46,6 +80,12 @@ export async function withLock<T>(target: string, fn: () => Promise<T>): Promise
 /** Run `fn` under the lock if it is free right now; undefined when another process holds it. */
 export async function tryWithLock<T>(target: string, fn: () => Promise<T>): Promise<T | undefined> {
   checkLockPath(target);
+  // Held (or waited for) by this process: not free right now.
+  if (turns.has(target)) return undefined;
+  return inTurn(target, () => lockedNow(target, fn));
+}
+
+async function lockedNow<T>(target: string, fn: () => Promise<T>): Promise<T | undefined> {
   let release: () => Promise<void>;
   try {
     release = await lockfile.lock(target, { ...LOCK_OPTIONS, retries: 0, lockfilePath: `${target}.lock`, onCompromised });
