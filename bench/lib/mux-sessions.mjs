@@ -110,13 +110,14 @@ export function writeLayout(dir, { name, panes, sidebar = { hidden: true }, shut
 /**
  * Start teamux on a layout in an outer terminal; `started` is the clock() just before the spawn.
  * backend 'tmux' runs the members on a private tmux server (kind 'teamux-tmux', `socket` its name);
- * `env` adds variables to teamux's environment.
+ * `env` adds variables to teamux's environment; `bin` runs another build's bin/teamux (default: the
+ * build measured).
  */
-export function startTeamux(dir, { name, panes, cols, rows, sidebar, backend = 'pty', env: extraEnv = {} }) {
+export function startTeamux(dir, { name, panes, cols, rows, sidebar, backend = 'pty', env: extraEnv = {}, bin = build.bin }) {
   const layout = writeLayout(dir, { name, panes, sidebar });
   const server = backend === 'tmux' ? newSocket() : null;
   const env = childEnv({ ...extraEnv, ...(server ? { TEAMUX_TMUX_SOCKET: server.socket } : {}) });
-  const args = [build.bin, 'start', layout.file, ...(server ? ['--backend', 'tmux'] : [])];
+  const args = [bin, 'start', layout.file, ...(server ? ['--backend', 'tmux'] : [])];
   const started = clock();
   const outer = new OuterTerminal(process.execPath, args, { cols, rows, env, cwd: layout.root });
   return {

@@ -6,6 +6,8 @@
  * teamux and tmux run side by side (same panes, same outer size) and keys alternate between them
  * one by one, so load on this shared machine falls on both alike. A sample is the arrival time of
  * the output chunk that put the character in the cell under the cursor, minus the time of the write.
+ * TEAMUX_BENCH_BASE=/other/checkout/bin/teamux adds that build as a third session in the same
+ * rotation (an A/B of a change against tmux in one run; that build is not copied, so leave it be).
  */
 import { startTeamux, startTmux } from '../lib/mux-sessions.mjs';
 import { sleep } from '../lib/outer.mjs';
@@ -48,32 +50,36 @@ export async function latency(ctx) {
   const size = { cols: ctx.cols, rows: ctx.rows };
   const mux = startTeamux(ctx.dir, { name: 'latency', panes, ...size });
   const ref = startTmux(ctx.dir, { panes, ...size });
-  const lat = { teamux: [], tmux: [] };
+  const baseBin = process.env.TEAMUX_BENCH_BASE;
+  const base = baseBin ? { ...startTeamux(ctx.dir, { name: 'latency-base', panes, ...size, bin: baseBin }), kind: 'base' } : null;
+  const sessions = base ? [mux, ref, base] : [mux, ref];
+  const lat = { teamux: [], tmux: [], base: [] };
   try {
-    await Promise.all([mux, ref].map((s) => s.outer.waitForText(ready, 15_000, `${s.kind} ready`)));
+    await Promise.all(sessions.map((s) => s.outer.waitForText(ready, 15_000, `${s.kind} ready`)));
     await sleep(500);
     for (let i = 0; i < SAMPLES; i++) {
-      if (i > 0 && i % LINE === 0) await Promise.all([newline(mux.outer), newline(ref.outer)]);
-      // Alternate which one goes first, then a short random pause (keys are not machine-regular).
-      const order = i % 2 === 0 ? [mux, ref] : [ref, mux];
-      for (const s of order) {
+      if (i > 0 && i % LINE === 0) await Promise.all(sessions.map((s) => newline(s.outer)));
+      // Rotate which one goes first, then a short random pause (keys are not machine-regular).
+      const first = i % sessions.length;
+      for (const s of [...sessions.slice(first), ...sessions.slice(0, first)]) {
         const t = await sample(s, i);
         if (i >= WARMUP) lat[s.kind].push(t);
         await sleep(5 + Math.random() * 15);
       }
     }
   } finally {
-    await Promise.all([mux.stop(), ref.stop()]);
+    await Promise.all(sessions.map((s) => s.stop()));
   }
   const a = summarize(lat.teamux);
   const b = summarize(lat.tmux);
+  const line = (name, x) => `${name} min ${num(x.min)} p50 ${num(x.p50)} p90 ${num(x.p90)} p99 ${num(x.p99)} max ${num(x.max)} ms`;
+  const c = base ? summarize(lat.base) : null;
   return {
     rows: [
       ['latency', `keystroke to echo, median (${a.n} keys)`, ms(a.p50), `tmux ${ms(b.p50)}`, ratio(a.p50, b.p50), 'info', ''],
       ['', `keystroke to echo, p99 (${a.n} keys)`, ms(a.p99), `tmux ${ms(b.p99)}`, ratio(a.p99, b.p99), `<= ${TARGET_P99_MS} ms (proposed)`, verdict(a.p99, TARGET_P99_MS, true)],
+      ...(c ? [['', `keystroke to echo, median, TEAMUX_BENCH_BASE build (${c.n} keys)`, ms(c.p50), `tmux ${ms(b.p50)}`, ratio(c.p50, b.p50), 'info', '']] : []),
     ],
-    details: [
-      `latency: teamux min ${num(a.min)} p50 ${num(a.p50)} p90 ${num(a.p90)} p99 ${num(a.p99)} max ${num(a.max)} ms; tmux min ${num(b.min)} p50 ${num(b.p50)} p90 ${num(b.p90)} p99 ${num(b.p99)} max ${num(b.max)} ms`,
-    ],
+    details: [`latency: ${line('teamux', a)}; ${line('tmux', b)}${c ? `; ${line(`base (${baseBin})`, c)}` : ''}`],
   };
 }

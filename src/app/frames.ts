@@ -1,8 +1,8 @@
 /**
  * Frame pacing, as in tmux's server loop: changes only ask for a frame, and at most one frame is
  * drawn per ~16 ms interval, timed on the injected clock. Two exceptions, by the cause of a request:
- * a pane's echo (the first output after a key in that pane) is drawn at once, so typing is not held
- * behind the previous frame's interval; and while output streams (a frame that only showed output
+ * a pane's echo (the first output after a key in that pane) is drawn at once, in the read callback
+ * that carried it, so typing is not held behind the previous frame's interval; and while output streams (a frame that only showed output
  * follows another), output-only frames come at ~30 per second, which halves their cost where a
  * person cannot tell. State changes (keys, resizes, overlays, the team folder) keep the 16 ms pace.
  * Output that asks for a frame may name its source: its reads are then held until the frame
@@ -31,7 +31,7 @@ export interface FrameFlags {
 
 type Pending = { due: number } & ({ immediate: NodeJS.Immediate } | { timeout: ClockTimer });
 
-/** Coalesces frame requests and calls `draw` at most once per FRAME_MS (STREAM_FRAME_MS for streaming output; echoes at once). */
+/** Coalesces frame requests and calls `draw` at most once per FRAME_MS (STREAM_FRAME_MS for streaming output; echoes at once, in the request). */
 export class FrameScheduler {
   // the pending run, if any, when it is due on the clock, whether it draws (else it only releases
   // held reads), whether only output asked for it, and whether held reads were released for it
@@ -52,15 +52,22 @@ export class FrameScheduler {
   constructor(private readonly clock: Clock, private readonly draw: (flags: FrameFlags) => void, private readonly failed: (err: unknown) => void) {}
 
   /**
-   * Ask for a frame; requests coalesce into one pending frame, which an echo brings forward to now.
-   * Output from `source` holds its further reads until that frame.
+   * Ask for a frame; requests coalesce into one pending frame, which an echo draws now (with
+   * everything else waiting for it). Output from `source` holds its further reads until that frame.
    */
   request(cause: FrameCause = 'change', source?: HoldableSource): void {
     if (this.stopped) return;
     const now = this.clock.now();
     this.wanted = true;
     if (cause !== 'output') this.outputOnly = false;
-    const due = cause === 'echo' ? now : Math.max(now, this.last + this.interval());
+    if (cause === 'echo') {
+      // Drawn now, in the read callback that carried the echo: not a turn of the event loop later,
+      // which costs more than the frame on a machine whose caches went cold since the key.
+      this.cancel();
+      this.run();
+      return;
+    }
+    const due = Math.max(now, this.last + this.interval());
     if (!this.pending || this.pending.due > due) this.schedule(due, now);
     if (cause === 'output' && source) this.holds.hold(source);
   }

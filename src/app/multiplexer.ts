@@ -9,8 +9,7 @@
  */
 import type { PaneSpec } from '../host/types.js';
 import { systemClock, type Clock, type ClockTimer } from '../host/clock.js';
-import type { InputToken } from '../keys/input.js';
-import type { Effect, MuxEvent, TermFacts } from '../mux/events.js';
+import type { Effect, MuxEvent } from '../mux/events.js';
 import { encodeForPane } from '../mux/input.js';
 import { reduce } from '../mux/reduce.js';
 import { awaiting, focusedPane, initialState, layoutOf, type MemberLaunch, type MuxState } from '../mux/state.js';
@@ -26,6 +25,7 @@ import { FrameScheduler, type FrameCause, type FrameFlags } from './frames.js';
 import type { HoldableSource } from './read-holds.js';
 import { drawFrame } from './mux-draw.js';
 import { Pane, SCROLLBACK_LINES } from './pane.js';
+import { termFactsFor } from './term-facts.js';
 import { handshake, recordExit, startPane, terminateAll } from './pane-work.js';
 import { watchSpawns } from './spawn-watch.js';
 import { TeamView, type TeamSnapshot } from './team-view.js';
@@ -292,13 +292,16 @@ export class Multiplexer {
       case 'signal': return pane?.kill(fx.signal);
       case 'type':
         if (!pane) return;
+        // The operator's keys: a Claude wake waits until they have stopped typing here.
+        pane.lastTypedAt = Date.now();
+        // Only cursor keys are re-encoded: other keys go out before any read of the emulator, and a
+        // view scrolled back returns to the bottom after the write (the echo waits for the write only).
+        pane.write(fx.raw.charCodeAt(0) === 0x1b ? encodeForPane(fx.raw, pane.term.applicationCursorKeys) : fx.raw);
         if (pane.term.isScrolledBack) {
           pane.term.scrollToBottom();
           pane.markDirty();
         }
-        // The operator's keys: a Claude wake waits until they have stopped typing here.
-        pane.lastTypedAt = Date.now();
-        return pane.write(encodeForPane(fx.raw, pane.term.applicationCursorKeys));
+        return;
       case 'write': return pane?.write(fx.data);
       case 'paste':
         if (!pane) return;
@@ -412,26 +415,9 @@ export class Multiplexer {
     if (drawFrame(this.surface, { state: this.st, geometry: this.geometry, panes, backend: this.opts.host.kind, ...flags })) this.frames.full = true;
   }
 
-  /**
-   * The emulator modes the reducer needs to route `token`, by pane id: a mouse event may land on any
-   * pane, a key or a paste only reaches the focused one, so only its facts are read (this runs on
-   * every key, before its bytes go to the pane).
-   */
-  private termFacts(token: InputToken): Record<string, TermFacts> {
-    const out: Record<string, TermFacts> = {};
-    if (token.kind === 'mouse') {
-      for (const [id, p] of this.live) out[id] = factsOf(p);
-      return out;
-    }
-    const focused = focusedPane(this.st);
-    const p = focused && this.live.get(focused.id);
-    if (p) out[focused.id] = factsOf(p);
-    return out;
-  }
-
   private setupSignals(surface: Surface): void {
     const subs = [
-      surface.onInput((token) => this.dispatch({ kind: 'input', token, terms: this.termFacts(token) })),
+      surface.onInput((token) => this.dispatch({ kind: 'input', token, terms: termFactsFor(token, this.live, focusedPane(this.st)?.id) })),
       surface.onResize((cols, rows) => this.dispatch({ kind: 'resize', cols, rows })),
       // The terminal can also go away as end-of-file on its input, with or without a SIGHUP.
       surface.onEnd(() => this.dispatch({ kind: 'hangup' })),
@@ -486,10 +472,4 @@ export class Multiplexer {
     if (this.farewell) this.opts.output.write(`${this.farewell}\n`);
     this.finished(code);
   }
-}
-
-/** What the reducer needs to know of a pane's emulator to route input to it. */
-function factsOf(p: Pane): TermFacts {
-  const m = p.term.modes;
-  return { rows: p.term.rows, applicationCursorKeys: m.applicationCursorKeys, bracketedPaste: m.bracketedPaste, mouse: m.mouseTracking !== 'none' };
 }

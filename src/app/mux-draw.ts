@@ -18,6 +18,7 @@ import { paintPane } from '../ui/pane-view.js';
 import { readerBox } from '../ui/reader.js';
 import { pendingRequests, renderSidebar } from '../ui/sidebar.js';
 import type { Surface, SurfaceCursor } from '../ui/surface.js';
+import type { PaneCursor } from '../vt/terminal.js';
 import { C, rowText, style, textWidth } from '../ui/text.js';
 import type { Pane } from './pane.js';
 
@@ -119,14 +120,19 @@ export function drawFrame(surface: Surface, f: FrameInput): boolean {
         if (fresh(memo.titles, p.id, key, chrome)) paintRow(surface, r.left, r.top, r.width, titleRow(titleInfo(s, p, pane, i), r.width), style());
       }
       if (!pane) return;
-      const c = pane.term.cursor;
-      let at = { x: r.left + c.x, y: r.top + 1 + c.y, visible: c.visible };
+      let at: PaneCursor | null = null;
       if (f.full || pane.dirty) {
         const rows = pane.rows.take();
         at = paintPane(surface, pane.term, { left: r.left, top: r.top + 1, width: r.width, height: r.height - 1 }, f.full ? null : rows, f.full);
         pane.dirty = false;
       }
-      if (i === s.focused && at.visible && !p.scrollMode) cursor = { x: at.x, y: at.y };
+      if (i !== s.focused || p.scrollMode) return;
+      // the cursor of the focused pane only: an emulator read costs on every frame (an echo's among them)
+      if (!at) {
+        const c = pane.term.cursor;
+        at = { x: r.left + c.x, y: r.top + 1 + c.y, visible: c.visible };
+      }
+      if (at.visible) cursor = { x: at.x, y: at.y };
     });
     if (f.full) paintSeparators(surface, g, cols);
     if (g.sidebar && chrome) paintSidebar(surface, s, f.panes, g.sidebar);

@@ -154,11 +154,12 @@ export class Pane {
   /** Send input to the process (nothing once it has exited). */
   write(data: string): void {
     if (this.life === 'exited' || !this.proc) return;
-    this.term.noteUserInput();
     this.echoDue = this.clock.now() + ECHO_WINDOW_MS;
-    // the echo must not wait for the next frame's release of held reads
-    this.proc.releaseReads?.();
     this.proc.write(data);
+    // The rest is done after the write, which the echo waits for (it cannot be read before this turn
+    // ends): the echo is parsed at once, and does not wait for the next frame's release of held reads.
+    this.term.noteUserInput();
+    this.proc.releaseReads?.();
   }
 
   /** The visible rows as text (what a Claude wake reads the input box from). */

@@ -25,6 +25,7 @@ export type InputToken =
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
+const SGR_MOUSE = '\x1b[<';
 
 const CSI_NAMES: Record<string, string> = {
   A: 'up', B: 'down', C: 'right', D: 'left', H: 'home', F: 'end', Z: 'S-tab', P: 'f1', Q: 'f2', R: 'f3', S: 'f4',
@@ -99,7 +100,8 @@ export class InputTokenizer {
         this.pasting = '';
         continue;
       }
-      const mouse = /^\x1b\[<(\d+);(\d+);(\d+)([Mm])$/.exec(raw);
+      // only an SGR mouse report starts with CSI <: a key is not matched against its pattern
+      const mouse = raw.startsWith(SGR_MOUSE) ? /^\x1b\[<(\d+);(\d+);(\d+)([Mm])$/.exec(raw) : null;
       if (mouse) {
         out.push({ kind: 'mouse', raw, code: Number(mouse[1]), x: Number(mouse[2]) - 1, y: Number(mouse[3]) - 1, release: mouse[4] === 'm' });
         continue;

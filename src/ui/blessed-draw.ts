@@ -119,17 +119,42 @@ function sortedSpans(marked: number[] | undefined, length: number): number {
 }
 
 /**
- * Write the dirty lines between start and end to the terminal (blessed's Screen.prototype.draw).
- * '' cells are the right half of the wide char before them: never printed, never moving the cursor.
+ * Write the dirty lines between start and end to the terminal (blessed's Screen.prototype.draw), with
+ * the terminal's cursor saved and hidden around them.
  */
 export function draw(this: BlessedScreenInternals, start: number, end: number): void {
-  const tput = this.tput;
   let main = '';
-  let acs = false;
   if (this._buf) {
     main += this._buf;
     this._buf = '';
   }
+  main += drawnCells(this, start, end);
+  if (main) {
+    const tput = this.tput;
+    let pre = tput.sc();
+    let post = tput.rc();
+    if (!this.program.cursorHidden) {
+      pre += tput.civis();
+      post += tput.cnorm();
+    }
+    this.program._write(pre + main + post);
+  }
+}
+
+/**
+ * What to send the terminal for the dirty lines between start and end ('' when none changed), each
+ * row placed with an absolute cursor move, where the terminal's cursor is left is not said; the rows
+ * are marked drawn. '' cells are the right half of the wide char before them: never printed, never
+ * moving the cursor.
+ */
+export function drawnCells(screen: BlessedScreenInternals, start: number, end: number): string {
+  return drawCellsOf.call(screen, start, end);
+}
+
+function drawCellsOf(this: BlessedScreenInternals, start: number, end: number): string {
+  const tput = this.tput;
+  let main = '';
+  let acs = false;
   let cache = sgrCaches.get(this);
   if (!cache) {
     cache = new Map();
@@ -285,14 +310,5 @@ export function draw(this: BlessedScreenInternals, start: number, end: number): 
   }
 
   if (acs) main += tput.rmacs();
-
-  if (main) {
-    let pre = tput.sc();
-    let post = tput.rc();
-    if (!this.program.cursorHidden) {
-      pre += tput.civis();
-      post += tput.cnorm();
-    }
-    this.program._write(pre + main + post);
-  }
+  return main;
 }

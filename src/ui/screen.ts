@@ -14,18 +14,22 @@ import { StringDecoder } from 'node:string_decoder';
 import { InputTokenizer, type InputToken } from '../keys/input.js';
 import type { Clock, ClockTimer } from '../host/clock.js';
 import { installBlessedAttrs, type BlessedScreenInternals } from './blessed-attrs.js';
+import { drawnCells } from './blessed-draw.js';
 import type { CellGrid, GridLine, Surface, SurfaceCursor, Unsubscribe } from './surface.js';
 import { TerminalGuard } from './terminal-guard.js';
+import { frameBytes, FrameWriter, type CursorCodes } from './frame-write.js';
 
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
 export const ESC_TIMEOUT_MS = 25;
 
 interface Program {
-  cup(y: number, x: number): void;
-  flush(): void;
-  showCursor(): void;
-  hideCursor(): void;
-  tput: { brokenACS: boolean };
+  /** What blessed holds for its write on the next turn of the event loop. */
+  _buf: string;
+  /** Whether the terminal's cursor is hidden (blessed's own show and hide keep it too). */
+  cursorHidden: boolean;
+  x: number;
+  y: number;
+  tput: { brokenACS: boolean; civis(): string; cnorm(): string };
 }
 
 /** The cell grid of a blessed screen (for painters and tests that draw into an off-screen blessed screen). */
@@ -48,10 +52,14 @@ export class TerminalScreen implements Surface {
   private readonly screen: Widgets.Screen;
   private readonly grid: CellGrid;
   private readonly program: Program;
-  // blessed's draw of changed cells (blessed-draw.ts, installed on blessed's Screen by installBlessedAttrs)
-  private readonly draw: (start: number, end: number) => void;
-  // the terminal's modes
+  // blessed's screen as blessed-draw.ts draws its changed cells
+  private readonly internals: BlessedScreenInternals;
+  // where the terminal's cursor was left, and the terminal's codes to hide and show it
+  private readonly shownCursor = { x: -1, y: -1, hidden: false };
+  private readonly cursorCodes: CursorCodes;
+  // the terminal's modes, and how frames are written to it
   private readonly guard: TerminalGuard;
+  private readonly writer: FrameWriter;
   // input
   private readonly tokenizer = new InputTokenizer();
   private readonly decoder = new StringDecoder('utf8');
@@ -88,12 +96,13 @@ export class TerminalScreen implements Surface {
     });
     this.grid = gridOf(this.screen);
     this.program = (this.screen as unknown as { program: Program }).program;
-    const internals = this.screen as unknown as { draw(start: number, end: number): void };
-    this.draw = (start, end) => internals.draw(start, end);
+    this.internals = this.screen as unknown as BlessedScreenInternals;
     // Draw box characters as UTF-8, never through the VT100 alternate character set: a pane's text
     // and the separators then read the same in every terminal and in tmux's capture-pane.
     this.program.tput.brokenACS = true;
+    this.cursorCodes = { hide: this.program.tput.civis(), show: this.program.tput.cnorm() };
     this.guard = new TerminalGuard(input, output);
+    this.writer = new FrameWriter(output);
     this.guard.enter();
     input.resume();
     input.on('data', this.onData);
@@ -120,18 +129,21 @@ export class TerminalScreen implements Surface {
   }
 
   flush(cursor: SurfaceCursor): void {
-    // Only the grid is drawn: blessed's render() would first walk a widget tree teamux does not have
-    // and emit events nothing here listens to.
-    this.draw(0, this.grid.lines.length - 1);
+    // Only the grid's changed cells are drawn: blessed's render() would first walk a widget tree
+    // teamux does not have and emit events nothing here listens to. What blessed queued for its write
+    // on the next turn goes first, and the frame (a key's echo among them) goes to the terminal now,
+    // in one write, with the cursor placed only where it moved (frame-write.ts).
+    const queued = this.program._buf;
+    this.program._buf = '';
+    const cells = drawnCells(this.internals, 0, this.grid.lines.length - 1);
+    const shown = this.shownCursor;
+    shown.hidden = this.program.cursorHidden;
+    this.writer.write(frameBytes(queued, cells, cursor, shown, this.cursorCodes));
+    this.program.cursorHidden = shown.hidden;
     if (cursor) {
-      this.program.cup(cursor.y, cursor.x);
-      this.program.showCursor();
-    } else {
-      this.program.hideCursor();
+      this.program.x = cursor.x;
+      this.program.y = cursor.y;
     }
-    // blessed holds what it writes until the next turn of the event loop; the frame (a key's echo
-    // among them) goes to the terminal now, in one write.
-    this.program.flush();
   }
 
   bell(): void {

@@ -1,5 +1,5 @@
 // FrameScheduler on a FakeClock: requests coalesce into one frame per FRAME_MS, an echo frame is drawn
-// on the next turn whatever the previous frame's interval, and it brings a frame already waiting
+// in the request itself whatever the previous frame's interval, and it brings a frame already waiting
 // forward rather than adding one; output-only frames that follow one another are STREAM_FRAME_MS
 // apart, and a change brings them back to FRAME_MS. Time moves only when the test advances it.
 // Read pacing: output that names its source holds the source's reads until the frame; an output frame
@@ -76,8 +76,9 @@ describe('frame pacing', () => {
     await settle();
     await clock.advance(2);
     frames.request('echo');
+    expect(drawn, 'in the request: not even a turn of the event loop later').toEqual([t0, t0 + 2]);
     await settle();
-    expect(drawn, 'without waiting out the interval').toEqual([t0, t0 + 2]);
+    expect(drawn, 'and once').toEqual([t0, t0 + 2]);
     expect(clock.pending(), 'no frame left waiting').toEqual([]);
   });
 
@@ -90,6 +91,7 @@ describe('frame pacing', () => {
     expect(clock.pending()).toEqual([FRAME_MS]);
     await clock.advance(3);
     frames.request('echo');
+    expect(drawn).toEqual([t0, t0 + 3]);
     await settle();
     expect(drawn).toEqual([t0, t0 + 3]);
     expect(clock.pending(), 'the waiting frame was the echo frame').toEqual([]);
