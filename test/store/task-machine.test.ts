@@ -16,8 +16,8 @@ afterEach(async () => {
   cleanup = undefined;
 });
 
-function worker(name: string, args: string[]): { child: ChildProcess; out: () => string; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, [path.join(REPO, 'test', 'workers', name), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function worker(name: string, args: string[], env: Record<string, string> = {}): { child: ChildProcess; out: () => string; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, [path.join(REPO, 'test', 'workers', name), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   children.push(child);
   let out = '';
   child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
@@ -34,11 +34,14 @@ describe('reassign is atomic', () => {
     expect((await t.store.tasks.create({ subject: 'the parser' })).ok).toBe(true);
     expect((await t.store.claim('amy', '1')).ok).toBe(true);
     const stop = path.join(t.dir, '..', 'stop');
-    const watcher = worker('reassign-watch.mjs', [t.dir, '1', 'dan', stop]);
+    // The reassigners go on until the watcher has seen the task change hands (a loaded machine may
+    // starve the watcher through thirty quick hand-overs).
+    const seenHands = path.join(t.dir, '..', 'seen-hands');
+    const watcher = worker('reassign-watch.mjs', [t.dir, '1', 'dan', stop], { WATCH_SEEN: seenHands });
     await waitFor(() => watcher.out().includes('ready'), 'the watcher to start', 20_000);
     // Two processes hand the task around at once, each to its own pair of members.
-    const a = worker('reassigner.mjs', [t.dir, '1', '30', 'bob', 'amy']);
-    const b = worker('reassigner.mjs', [t.dir, '1', '30', 'carol', 'amy']);
+    const a = worker('reassigner.mjs', [t.dir, '1', '30', 'bob', 'amy'], { REASSIGN_UNTIL: seenHands });
+    const b = worker('reassigner.mjs', [t.dir, '1', '30', 'carol', 'amy'], { REASSIGN_UNTIL: seenHands });
     expect(await a.exit, a.out()).toBe(0);
     expect(await b.exit, b.out()).toBe(0);
     writeFileSync(stop, '');
