@@ -65,6 +65,10 @@ export interface CursorCodes {
   show: string;
 }
 
+/** Cells that are one cursor move and printable ASCII after it (SGR-free: the default attribute). */
+const BARE_CELLS = /^\x1b\[(\d+);(\d+)H([\x20-\x7e]+)$/;
+const BARE_MAX = 48;
+
 /**
  * A frame's bytes: what blessed queued, the changed cells (with the cursor hidden while they are
  * written, if it was shown), then the cursor placed and shown, or hidden. The cursor is moved only
@@ -72,6 +76,15 @@ export interface CursorCodes {
  * where it was sends nothing. `shown` is updated to what the terminal shows after these bytes.
  */
 export function frameBytes(queued: string, cells: string, cursor: { x: number; y: number } | null, shown: ShownCursor, codes: CursorCodes): string {
+  // An echo where the cursor is: printable ASCII written at the shown cursor, which ends just after
+  // it, is sent as the characters alone (as tmux sends it), without hiding, placing and showing the cursor.
+  if (!queued && cursor && !shown.hidden && cells.length <= BARE_MAX) {
+    const m = BARE_CELLS.exec(cells);
+    if (m && Number(m[1]) - 1 === shown.y && Number(m[2]) - 1 === shown.x && cursor.y === shown.y && cursor.x === shown.x + m[3]!.length) {
+      shown.x = cursor.x;
+      return m[3]!;
+    }
+  }
   let out = queued;
   // blessed's own writes and the cells move the terminal's cursor
   if (queued || cells) shown.x = -1;

@@ -142,6 +142,32 @@ describe('frameBytes', () => {
     expect(shown).toEqual({ x: 5, y: 2, hidden: false });
   });
 
+  it('frame-bytes.an-echo-at-the-cursor-is-the-characters-alone', () => {
+    const shown = { x: 4, y: 2, hidden: false };
+    // "k" typed where the cursor is shown; the cursor ends just after it: no hide, move or show
+    expect(frameBytes('', '\x1b[3;5Hk', { x: 5, y: 2 }, shown, codes)).toBe('k');
+    expect(shown).toEqual({ x: 5, y: 2, hidden: false });
+    // a pasted word the same way
+    expect(frameBytes('', '\x1b[3;6Hls -l', { x: 10, y: 2 }, shown, codes)).toBe('ls -l');
+    expect(shown).toEqual({ x: 10, y: 2, hidden: false });
+  });
+
+  it('frame-bytes.anything-else-is-drawn-with-the-cursor-hidden-and-placed', () => {
+    const echo = (cells: string, cursor: { x: number; y: number }, at = { x: 4, y: 2, hidden: false }, queued = ''): string => frameBytes(queued, cells, cursor, { ...at }, codes);
+    // not where the cursor is shown
+    expect(echo('\x1b[3;9Hk', { x: 9, y: 2 })).toBe('<hide>\x1b[3;9Hk\x1b[3;10H<show>');
+    // the cursor does not end just after it (an application that moved it)
+    expect(echo('\x1b[3;5Hk', { x: 0, y: 3 })).toBe('<hide>\x1b[3;5Hk\x1b[4;1H<show>');
+    // a colour, a second row, a non-ASCII character
+    expect(echo('\x1b[3;5H\x1b[31mk\x1b[m', { x: 5, y: 2 })).toBe('<hide>\x1b[3;5H\x1b[31mk\x1b[m\x1b[3;6H<show>');
+    expect(echo('\x1b[3;5Hk\x1b[9;1Hz', { x: 5, y: 2 })).toBe('<hide>\x1b[3;5Hk\x1b[9;1Hz\x1b[3;6H<show>');
+    expect(echo('\x1b[3;5H\u00e9', { x: 5, y: 2 })).toBe('<hide>\x1b[3;5H\u00e9\x1b[3;6H<show>');
+    // the cursor hidden, or not known, or blessed queued something
+    expect(echo('\x1b[3;5Hk', { x: 5, y: 2 }, { x: 4, y: 2, hidden: true })).toBe('\x1b[3;5Hk\x1b[3;6H<show>');
+    expect(echo('\x1b[3;5Hk', { x: 5, y: 2 }, { x: -1, y: 2, hidden: false })).toBe('<hide>\x1b[3;5Hk\x1b[3;6H<show>');
+    expect(echo('\x1b[3;5Hk', { x: 5, y: 2 }, { x: 4, y: 2, hidden: false }, '<title>')).toBe('<title><hide>\x1b[3;5Hk\x1b[3;6H<show>');
+  });
+
   it('frame-bytes.nothing-changed-and-the-cursor-stays-sends-nothing', () => {
     const shown = { x: 5, y: 2, hidden: false };
     expect(frameBytes('', '', { x: 5, y: 2 }, shown, codes)).toBe('');
