@@ -6,8 +6,8 @@
 // built bundle and by real starts in a real pty under three TERMs, one the system has no terminfo for.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startScreen } from '../helpers/screen-pty.js';
 import { BIN, REPO, tempDir, waitFor } from '../helpers/team.js';
 
 let cleanup: Array<() => Promise<void> | void> = [];
@@ -21,28 +21,6 @@ const TRACE = path.join(REPO, 'test', 'fixtures', 'cli', 'trace-requires.cjs');
 /** The modules esbuild put into the bundle (it names each in a comment above its code). */
 function bundledModules(text: string): string[] {
   return [...text.matchAll(/^\/\/ (\S+)$/gm)].map((m) => m[1]!);
-}
-
-/** Start the bundled screen in a real 120x30 pty with TERM=`term` and the require tracer; the output so far and stop(). */
-function startWithTerm(layout: string, cwd: string, term: string, env: Record<string, string>): { output: () => string; stop: () => Promise<void> } {
-  const child = pty.spawn(process.execPath, ['--require', TRACE, BIN, 'start', layout], { cols: 120, rows: 30, cwd, env: { ...(process.env as Record<string, string>), ...env, TERM: term, TEAMUX_TEAM_DIR: '' } });
-  let output = '';
-  let exited: number | null = null;
-  child.onData((d) => {
-    output += d;
-    if (d.includes('\x1b[c')) child.write('\x1b[?62;22c');
-  });
-  child.onExit(({ exitCode }) => (exited = exitCode));
-  cleanup.push(() => {
-    if (exited === null) child.kill('SIGKILL');
-  });
-  return {
-    output: () => output,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await waitFor(() => exited !== null, 'teamux to end on SIGTERM', 15_000);
-    },
-  };
 }
 
 describe('blessed and node-pty in the screen bundle', () => {
@@ -73,10 +51,11 @@ describe('blessed and node-pty in the screen bundle', () => {
     // The last is no terminal at all: blessed falls back to the xterm terminfo file it ships.
     for (const term of ['xterm-256color', 'screen-256color', 'no-such-terminal-teamux']) {
       const out = path.join(tmp.dir, `requires-${term}.txt`);
-      const started = startWithTerm(layout, tmp.dir, term, { XDG_CACHE_HOME: path.join(tmp.dir, 'cache'), TRACE_REQUIRES_OUT: out });
-      await waitFor(() => started.output().includes('LEAD-MARK') && started.output().includes('AMY-MARK'), `both panes on screen with TERM=${term}`, 30_000);
+      // The bundled screen under TERM=`term`, with the require tracer.
+      const started = startScreen(BIN, layout, { cwd: tmp.dir, env: { ...(process.env as Record<string, string>), XDG_CACHE_HOME: path.join(tmp.dir, 'cache'), TRACE_REQUIRES_OUT: out }, cleanups: cleanup, nodeArgs: ['--require', TRACE], term });
+      await waitFor(() => started.screen().includes('LEAD-MARK') && started.screen().includes('AMY-MARK'), `both panes on screen with TERM=${term}`, 30_000);
       await started.stop();
-      expect(started.output(), term).not.toMatch(/could not start|ENOENT/);
+      expect(started.screen(), term).not.toMatch(/could not start|ENOENT/);
       await waitFor(() => existsSync(out), 'the list of required files', 10_000);
       const required = readFileSync(out, 'utf8').split('\n');
       // node-pty's native module still comes from its folder; its JavaScript and blessed only from the bundle.

@@ -9,9 +9,12 @@ export interface ScreenInPty {
   stop(): Promise<void>;
 }
 
-/** Run `node BIN start LAYOUT` in a 120x30 pty; `cleanups` gets a SIGKILL for a screen still running at the end. */
-export function startScreen(bin: string, layout: string, opts: { cwd: string; env: Record<string, string>; cleanups: Array<() => unknown> }): ScreenInPty {
-  const term = pty.spawn(process.execPath, [bin, 'start', layout], { cols: 120, rows: 30, cwd: opts.cwd, env: { ...opts.env, TERM: 'xterm-256color', TEAMUX_TEAM_DIR: '' } });
+/**
+ * Run `node [NODE_ARGS] BIN start LAYOUT` in a 120x30 pty (TERM xterm-256color unless `term` says
+ * otherwise); `cleanups` gets a SIGKILL for a screen still running at the end.
+ */
+export function startScreen(bin: string, layout: string, opts: { cwd: string; env: Record<string, string>; cleanups: Array<() => unknown>; nodeArgs?: string[]; term?: string }): ScreenInPty {
+  const term = pty.spawn(process.execPath, [...(opts.nodeArgs ?? []), bin, 'start', layout], { cols: 120, rows: 30, cwd: opts.cwd, env: { ...opts.env, TERM: opts.term ?? 'xterm-256color', TEAMUX_TEAM_DIR: '' } });
   let screen = '';
   let exited: number | null = null;
   term.onData((d) => {
