@@ -104,7 +104,8 @@ describe('plan gate attacks', () => {
     // The real thing: the screen signs the human's approval.
     handEdit(store, plan, {});
     expect((await screen.answerRequest(plan.id, OPERATOR, true, 'go ahead')).ok).toBe(true);
-    expect(await tryWrite(store, server, 'signed', alice)).toBe('wrote out/owned.txt (6 bytes)');
+    // The write's result (the approval message may ride along after it, when alice has not read it yet).
+    expect(await tryWrite(store, server, 'signed', alice)).toMatch(/^wrote out\/owned\.txt \(6 bytes\)(\n<message from="[a-z]+" type="plan_approval_response" [^\n]*)?$/);
     expect(readFileSync(owned, 'utf8')).toBe('owned\n');
   });
 
@@ -145,7 +146,8 @@ describe('plan gate attacks', () => {
     });
     expect(approved.response).toMatchObject({ by: 'lead', signed: { claim, certificate: { member: 'lead', run } } });
     expect(planSignature(approved.response!.signed)!.certificate!.publicKey).not.toBe(mallory.publicKey);
-    expect(await tryWrite(store, server, 'after', alice)).toBe('wrote out/owned.txt (6 bytes)');
+    // The write's result (the lead's approval message may ride along after it, when alice has not read it yet).
+    expect(await tryWrite(store, server, 'after', alice)).toMatch(/^wrote out\/owned\.txt \(6 bytes\)(\n<message from="lead" type="plan_approval_response" [^\n]*)?$/);
 
     // The token, read later (say from /proc/PID/environ), enrols nobody: it was used.
     const again = await store.trust.submit(makeEnrolment(token, { team: 't', run, member: 'lead', publicKey: mallory.publicKey }));
