@@ -59,22 +59,11 @@ async function inTurn<T>(target: string, fn: () => Promise<T>): Promise<T> {
 /** Run `fn` while holding the lock on `target` (a file or folder; it need not exist). */
 export async function withLock<T>(target: string, fn: () => Promise<T>): Promise<T> {
   checkLockPath(target);
-  return inTurn(target, () => locked(target, fn));
-}
-
-async function locked<T>(target: string, fn: () => Promise<T>): Promise<T> {
-  let release: () => Promise<void>;
-  try {
-    release = await lockfile.lock(target, { ...LOCK_OPTIONS, lockfilePath: `${target}.lock`, onCompromised });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') throw new LockBusyError(target);
-    throw err;
-  }
-  try {
-    return await fn();
-  } finally {
-    await release().catch(() => undefined);
-  }
+  return inTurn(target, async () => {
+    const release = await acquire(target, true);
+    if (!release) throw new LockBusyError(target);
+    return holding(release, fn);
+  });
 }
 
 /** Run `fn` under the lock if it is free right now; undefined when another process holds it. */
@@ -82,17 +71,24 @@ export async function tryWithLock<T>(target: string, fn: () => Promise<T>): Prom
   checkLockPath(target);
   // Held (or waited for) by this process: not free right now.
   if (turns.has(target)) return undefined;
-  return inTurn(target, () => lockedNow(target, fn));
+  return inTurn(target, async () => {
+    const release = await acquire(target, false);
+    return release ? holding(release, fn) : undefined;
+  });
 }
 
-async function lockedNow<T>(target: string, fn: () => Promise<T>): Promise<T | undefined> {
-  let release: () => Promise<void>;
+/** Take the lock folder (with the retries of LOCK_OPTIONS when `wait`, else once); null while another holds it. */
+async function acquire(target: string, wait: boolean): Promise<(() => Promise<void>) | null> {
   try {
-    release = await lockfile.lock(target, { ...LOCK_OPTIONS, retries: 0, lockfilePath: `${target}.lock`, onCompromised });
+    return await lockfile.lock(target, { ...LOCK_OPTIONS, ...(wait ? {} : { retries: 0 }), lockfilePath: `${target}.lock`, onCompromised });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
+    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return null;
     throw err;
   }
+}
+
+/** Run `fn` and let the lock go, whatever it does. */
+async function holding<T>(release: () => Promise<void>, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } finally {
