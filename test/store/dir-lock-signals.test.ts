@@ -20,6 +20,16 @@ afterEach(async () => {
 });
 
 /** Start a child and collect how it ends and what it printed. */
+/** test/workers/dir-lock-holder.mjs in `mode` on a board in a fresh temp folder, once it says it holds its lock(s). */
+async function holding(mode: string, what: string): Promise<{ target: string; holder: ReturnType<typeof start> }> {
+  const d = tempDir();
+  cleanup.push(d.cleanup);
+  const target = path.join(d.dir, 'board');
+  const holder = start([path.join(REPO, 'test', 'workers', 'dir-lock-holder.mjs'), target, mode]);
+  await waitFor(() => holder.out().includes('held') || holder.child.exitCode !== null, what, 60_000);
+  return { target, holder };
+}
+
 function start(argv: string[]): { child: ChildProcess; out: () => string; ended: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
   const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, TEAMUX_TEAM_DIR: '' } });
   children.push(child);
@@ -65,11 +75,7 @@ describe('dir-lock on a fatal signal', () => {
   }, 240_000);
 
   it('dir-lock.beside-proper-lockfile-both-locks-go-and-the-process-still-dies', async () => {
-    const d = tempDir();
-    cleanup.push(d.cleanup);
-    const target = path.join(d.dir, 'board');
-    const holder = start([path.join(REPO, 'test', 'workers', 'dir-lock-holder.mjs'), target, 'with-lockfile']);
-    await waitFor(() => holder.out().includes('held') || holder.child.exitCode !== null, 'the holder holding both locks', 60_000);
+    const { target, holder } = await holding('with-lockfile', 'the holder holding both locks');
     expect(existsSync(`${target}.lock`) && existsSync(`${target}-2.lock`)).toBe(true);
     holder.child.kill('SIGTERM');
     expect(await holder.ended).toEqual({ code: null, signal: 'SIGTERM' });
@@ -78,11 +84,7 @@ describe('dir-lock on a fatal signal', () => {
   }, 120_000);
 
   it('dir-lock.a-process-that-handles-the-signal-itself-decides-and-its-exit-removes-the-lock', async () => {
-    const d = tempDir();
-    cleanup.push(d.cleanup);
-    const target = path.join(d.dir, 'board');
-    const holder = start([path.join(REPO, 'test', 'workers', 'dir-lock-holder.mjs'), target, 'own-handler']);
-    await waitFor(() => holder.out().includes('held') || holder.child.exitCode !== null, 'the holder holding the lock', 60_000);
+    const { target, holder } = await holding('own-handler', 'the holder holding the lock');
     holder.child.kill('SIGTERM');
     // Its own handler ran and chose the exit code; the lock went with the exit.
     expect(await holder.ended).toEqual({ code: 7, signal: null });
