@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { EventType, TeamEvent } from '../protocol/types.js';
 import type { EventFeed, EventStore } from './backend.js';
 import { appendLine, openForRead, readText, type FileProblem } from './fsx.js';
-import { sealedSeqs, sealIfFull, segmentPath, type SegmentSpec } from './segments.js';
+import { sealedSeqs, sealIfFull, segmentPath, sizeOf, type SegmentSpec } from './segments.js';
 
 /** The size at which events.jsonl is sealed into a segment ($TEAMUX_EVENTS_SEGMENT_BYTES overrides it, for every writer that has it). */
 export const EVENTS_SEGMENT_BYTES = 4 * 1024 * 1024;
@@ -80,11 +80,25 @@ export class EventLog implements EventStore {
 export const TAIL_START_BYTES = 256 * 1024;
 
 /**
+ * How long a sealed segment is still watched for lines appended late: a writer that opened
+ * events.jsonl just before the rename and was descheduled before its write() puts its line into the
+ * segment. Log shippers keep reading a rotated file the same way (Fluent Bit's rotate_wait, Filebeat's
+ * close_inactive). Each late line restarts the wait.
+ */
+export const LATE_LINE_WAIT_MS = 30_000;
+/** At most this many sealed segments are watched for late lines; past it the oldest is let go. */
+const LATE_LINE_SEGMENTS = 64;
+
+type Lines = { events: TeamEvent[]; problems: FileProblem[] };
+
+/**
  * Follows the event log across its segments: each `readNew()` returns the complete lines appended
  * since the last call. A line still being written stays for the next call. When the active file has
- * been sealed, the rest of that segment is read and then the next one; a line appended to the segment
- * just sealed (a writer that opened the file a moment before the rename) is still read. A log that
- * shrank or was replaced by hand is read again from its start (its last TAIL_START_BYTES).
+ * been sealed, the rest of that segment is read and then the next one. Segments sealed in the last
+ * LATE_LINE_WAIT_MS are looked at again after every pass, for a line appended late (a writer that
+ * opened the file a moment before the rename), and what they gained is returned before the lines of
+ * newer segments: each writer's events arrive in the order it wrote them. A log that shrank or was
+ * replaced by hand is read again from its start (its last TAIL_START_BYTES).
  */
 export class EventTail implements EventFeed {
   // position: the segment being read (its seq; the active file's is one above the highest sealed),
@@ -92,8 +106,8 @@ export class EventTail implements EventFeed {
   private seq = 0;
   private offset = 0;
   private inode = -1;
-  /** The segment sealed most recently and how far it was read: re-checked for late lines. */
-  private sealedTail: { seq: number; offset: number } | null = null;
+  /** Sealed segments read to their end, by seq: how far, and when they last grew (performance.now()). */
+  private readonly recent = new Map<number, { offset: number; grewAt: number }>();
   /** Bytes read from disk so far: reading costs what is new, not the size of the log. */
   bytesRead = 0;
   /** False until the first read, which starts at the log's recent tail. */
@@ -105,20 +119,10 @@ export class EventTail implements EventFeed {
   }
 
   /** The complete events appended since the last call (on the first call, the log's recent tail). */
-  async readNew(): Promise<{ events: TeamEvent[]; problems: FileProblem[] }> {
-    const out = { events: [] as TeamEvent[], problems: [] as FileProblem[] };
-    const take = (r: { events: TeamEvent[]; problems: FileProblem[] }): void => {
-      out.events.push(...r.events);
-      out.problems.push(...r.problems);
-    };
-    if (this.sealedTail) {
-      const st = this.sealedTail;
-      const r = await this.readFrom(segmentPath(this.spec, st.seq), st.offset);
-      if (r) {
-        st.offset = r.next;
-        take(r);
-      }
-    }
+  async readNew(): Promise<Lines> {
+    // What each file gave, by segment seq: sorted by seq at the end, so older segments come first.
+    const chunks: Array<{ seq: number; lines: Lines }> = [];
+    const problems: FileProblem[] = [];
     for (let guard = 0; guard < 10_000; guard++) {
       const sealed = sealedSeqs(this.spec);
       const active = (sealed.at(-1) ?? 0) + 1;
@@ -126,26 +130,58 @@ export class EventTail implements EventFeed {
       if (this.seq < active) {
         if (!sealed.includes(this.seq)) {
           const next = sealed.find((s) => s > this.seq) ?? active;
-          out.problems.push({ path: this.file, message: `events segments ${this.seq}–${next - 1} were deleted before they were read` });
+          problems.push({ path: this.file, message: `events segments ${this.seq}–${next - 1} were deleted before they were read` });
           [this.seq, this.offset, this.inode] = [next, 0, -1];
           continue;
         }
         const r = await this.readFrom(segmentPath(this.spec, this.seq), this.offset);
-        if (r) take(r);
-        this.sealedTail = { seq: this.seq, offset: r?.next ?? this.offset };
+        if (r) chunks.push({ seq: this.seq, lines: r });
+        this.recent.set(this.seq, { offset: r?.next ?? this.offset, grewAt: performance.now() });
         [this.seq, this.offset, this.inode] = [this.seq + 1, 0, -1];
         continue;
       }
       const r = await this.readActive();
       if (r === 'sealed') continue;
-      take(r);
+      chunks.push({ seq: this.seq, lines: r });
       break;
     }
+    // Then the recently sealed segments, newest first: a writer's late line in an older segment was
+    // written before anything it wrote to a newer one, so whatever was read above, its late lines
+    // are on disk by now and are found here.
+    await this.readLateLines(chunks);
+    chunks.sort((a, b) => a.seq - b.seq);
+    const out: Lines = { events: [], problems: [] };
+    for (const c of chunks) {
+      out.events.push(...c.lines.events);
+      out.problems.push(...c.lines.problems);
+    }
+    out.problems.push(...problems);
     return out;
   }
 
+  /** Read what the recently sealed segments gained since they were read, and let go of quiet ones. */
+  private async readLateLines(chunks: Array<{ seq: number; lines: Lines }>): Promise<void> {
+    const now = performance.now();
+    const seqs = [...this.recent.keys()].sort((a, b) => b - a);
+    for (const [i, seq] of seqs.entries()) {
+      const at = this.recent.get(seq)!;
+      const file = segmentPath(this.spec, seq);
+      const size = sizeOf(file);
+      if (size > at.offset) {
+        const r = await this.readFrom(file, at.offset);
+        if (r && r.next > at.offset) {
+          chunks.push({ seq, lines: r });
+          [at.offset, at.grewAt] = [r.next, now];
+          continue;
+        }
+      }
+      // Deleted (past the keep count), quiet for long enough, or one too many to watch.
+      if (size < 0 || now - at.grewAt > LATE_LINE_WAIT_MS || i >= LATE_LINE_SEGMENTS) this.recent.delete(seq);
+    }
+  }
+
   /** Read the active file from the position; 'sealed' when it turned out to have been sealed meanwhile. */
-  private async readActive(): Promise<{ events: TeamEvent[]; problems: FileProblem[] } | 'sealed'> {
+  private async readActive(): Promise<Lines | 'sealed'> {
     let fh: FileHandle;
     try {
       fh = await openForRead(this.file);
@@ -175,7 +211,7 @@ export class EventTail implements EventFeed {
     }
   }
 
-  private async readFrom(file: string, offset: number): Promise<{ events: TeamEvent[]; problems: FileProblem[]; next: number } | null> {
+  private async readFrom(file: string, offset: number): Promise<(Lines & { next: number }) | null> {
     let fh: FileHandle;
     try {
       fh = await openForRead(file);

@@ -1,8 +1,10 @@
-// EventTail: each appended event read once, partial lines held back, a replaced log read afresh.
-import { appendFileSync, renameSync, writeFileSync } from 'node:fs';
+// EventTail: each appended event read once, partial lines held back, a replaced log read afresh, a
+// line written late into a sealed segment still read, in its writer's order.
+import { appendFileSync, closeSync, constants as fsc, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EventTail } from '../../src/store/events.js';
+import { EventLog, EventTail, LATE_LINE_WAIT_MS } from '../../src/store/events.js';
+import { sealedSeqs } from '../../src/store/segments.js';
 import { tempDir } from '../helpers/team.js';
 
 let cleanup: (() => void) | undefined;
@@ -51,5 +53,55 @@ describe('event tail', () => {
     writeFileSync(file + '.new', line(500));
     renameSync(file + '.new', file);
     expect((await tail.readNew()).events.map((e) => e.seq)).toEqual([500]);
+  });
+});
+
+describe('event tail: late lines in sealed segments', () => {
+  it('tail.a-line-written-late-into-a-segment-sealed-several-rotations-ago-is-read-before-newer-lines', async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const file = path.join(t.dir, 'events.jsonl');
+    const log = new EventLog(file, 2048);
+    const tail = new EventTail(file);
+    await log.record('message_sent', { writer: 'slow', seq: 0 });
+    expect((await tail.readNew()).events.map((e) => e.writer)).toEqual(['slow']);
+    // A writer opens events.jsonl to append its next line, and is descheduled before its write().
+    const stalled = openSync(file, fsc.O_WRONLY | fsc.O_APPEND);
+    // Meanwhile others fill and seal this file and four more, and the tail reads all of them.
+    let n = 0;
+    while (sealedSeqs({ file, dir: path.join(t.dir, 'segments') }).length < 5) {
+      await log.record('message_sent', { writer: 'busy', seq: n++ });
+      if (n % 7 === 0) await tail.readNew();
+    }
+    const before = await tail.readNew();
+    expect(before.events.length).toBeGreaterThan(0);
+    // The stalled write lands in segment 1, already read to its end; the writer's next line goes to
+    // the active file.
+    writeSync(stalled, line(1).replace('"seq"', '"writer":"slow","seq"'));
+    closeSync(stalled);
+    await log.record('message_sent', { writer: 'slow', seq: 2 });
+    const r = await tail.readNew();
+    expect(r.problems).toEqual([]);
+    // Both arrive, the late one first: each writer's events come in the order it wrote them.
+    expect(r.events.filter((e) => e.writer === 'slow').map((e) => e.seq)).toEqual([1, 2]);
+    expect(r.events.at(-1)).toMatchObject({ writer: 'slow', seq: 2 });
+    expect((await tail.readNew()).events).toEqual([]);
+  });
+
+  it('tail.a-sealed-segment-quiet-for-the-wait-is-let-go', async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const file = path.join(t.dir, 'events.jsonl');
+    const log = new EventLog(file, 512);
+    const tail = new EventTail(file);
+    await tail.readNew();
+    for (let i = 0; i < 20; i++) await log.record('message_sent', { writer: 'w', seq: i, pad: 'x'.repeat(100) });
+    await tail.readNew();
+    const watched = (): number => (tail as unknown as { recent: Map<number, unknown> }).recent.size;
+    expect(watched()).toBeGreaterThan(2);
+    // Pretend the wait has passed for all of them.
+    for (const at of (tail as unknown as { recent: Map<number, { grewAt: number }> }).recent.values()) at.grewAt -= LATE_LINE_WAIT_MS + 1;
+    await tail.readNew();
+    expect(watched()).toBe(0);
   });
 });
