@@ -9,7 +9,7 @@
  * files are opened with O_NOFOLLOW, the folder a file sits in must be a real folder (lstat), and a
  * rename onto a link is refused. The team folder itself is resolved (realpath) when a store opens it.
  */
-import { closeSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, promises as fsp, readFileSync, readSync, renameSync, rmSync, constants as fsc, writeSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, promises as fsp, readFileSync, readSync, renameSync, rmSync, statSync, constants as fsc, writeSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { pidAlive, processStartTime } from './liveness.js';
 import { redact } from './redact.js';
@@ -265,8 +265,28 @@ export async function appendLine(file: string, line: string): Promise<void> {
   appendLines(file, [line]);
 }
 
+/**
+ * Append one JSONL record as appendLine does; false when, by the time the write was done, `file` no
+ * longer named the file written to: it was sealed into a segment (renamed away) after it was opened,
+ * and the line may have reached that segment after a reader had finished it. A writer whose readers
+ * drop duplicates (an inbox's message ids) appends it again.
+ */
+export function appendLineKept(file: string, line: string, afterWrite?: () => void): boolean {
+  let ino = -1;
+  appendLines(file, [line], (fd) => {
+    ino = fstatSync(fd).ino;
+    // A test seals the file here, between this writer's write and its check.
+    afterWrite?.();
+  });
+  try {
+    return statSync(file).ino === ino;
+  } catch {
+    return false;
+  }
+}
+
 /** Append several JSONL records in one write (a reader sees them whole or as a prefix of whole lines); returns the bytes written. */
-export function appendLines(file: string, lines: string[]): number {
+export function appendLines(file: string, lines: string[], wrote?: (fd: number) => void): number {
   if (lines.some((l) => l.includes('\n'))) throw new Error('append: a JSONL record must not contain a newline');
   const buf = Buffer.from(lines.map((l) => redact(l) + '\n').join(''), 'utf8');
   checkFolderSync(path.dirname(file));
@@ -280,6 +300,7 @@ export function appendLines(file: string, lines: string[]): number {
     if (!fstatSync(fd).isFile()) throw new UnsafePathError(file, 'is not a regular file');
     const written = writeSync(fd, buf, 0, buf.length);
     if (written !== buf.length) throw new Error(`short append to ${file}: ${written} of ${buf.length} bytes`);
+    wrote?.(fd);
   } finally {
     closeSync(fd);
   }

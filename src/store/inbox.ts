@@ -14,7 +14,7 @@ import { checkMessage } from '../protocol/message-line.js';
 import type { Message, MessageType } from '../protocol/types.js';
 import { closeSync, fstatSync, promises as fsp, readdirSync, readSync } from 'node:fs';
 import { readCursorFile, SEEN_LIMIT, writeCursor, type StoredCursor } from './cursor-log.js';
-import { appendLine, ensureDir, openForReadSync, type FileProblem } from './fsx.js';
+import { appendLineKept, ensureDir, openForReadSync, type FileProblem } from './fsx.js';
 import type { InboxStore } from './backend.js';
 import type { TeamPaths } from './paths.js';
 import { sealedSeqs, sealIfFull, segmentPath, type SegmentSpec } from './segments.js';
@@ -22,6 +22,9 @@ import { waitOnFolder } from './watch.js';
 
 /** The largest message accepted, in bytes of its JSON line. */
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+/** How many more times a message sealed away as it was appended is appended again (see deliver). */
+const LATE_APPEND_TRIES = 3;
 
 /** The size at which an inbox is sealed into a segment ($TEAMUX_INBOX_SEGMENT_BYTES overrides it). */
 export const INBOX_SEGMENT_BYTES = 1024 * 1024;
@@ -88,7 +91,9 @@ export class Mailbox implements InboxStore {
       await ensureDir(this.paths.inboxes);
       this.dirReady = true;
     }
-    await appendLine(this.paths.inbox(msg.to), line);
+    // Sealed away between the open and the write? The line may sit in a segment its readers have
+    // finished: append it again (a reader drops the second copy by its id). Each try is one more write.
+    for (let tries = 0; !appendLineKept(this.paths.inbox(msg.to), line) && tries < LATE_APPEND_TRIES; tries++);
     if ((await sealIfFull(this.segments(msg.to)).catch(() => null)) !== null) await this.prune(msg.to);
   }
 
