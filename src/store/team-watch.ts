@@ -84,6 +84,8 @@ export class TeamWatch {
   private windowTimer: NodeJS.Timeout | null = null;
   // lifecycle
   private watcher: FolderWatch | null = null;
+  /** dispose() ran: a start() still waiting arms nothing. */
+  private disposed = false;
   private readonly listeners = new Set<(s: TeamState) => void>();
 
   constructor(private readonly store: TeamStore) {
@@ -97,6 +99,8 @@ export class TeamWatch {
     const p = this.store.paths;
     // The usage folder is watched from the start, so the first model call of a member shows.
     await ensureDir(p.usage);
+    // Disposed meanwhile (the screen quit during its start-up): a watch armed now would never close.
+    if (this.disposed) return;
     // inotify on the folders themselves: a change costs the same on a board of 10 or 10,000 tasks.
     const folders = [p.tasks, p.requests, p.segments, p.claude, this.store.pipeline.dir, p.usage].map((d) => path.relative(p.dir, d));
     this.watcher = new FolderWatch(p.dir, folders, {
@@ -144,6 +148,7 @@ export class TeamWatch {
 
   /** Stop watching. */
   async dispose(): Promise<void> {
+    this.disposed = true;
     if (this.windowTimer) clearTimeout(this.windowTimer);
     this.windowTimer = null;
     this.listeners.clear();

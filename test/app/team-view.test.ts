@@ -78,4 +78,18 @@ describe('team view', () => {
     await waitFor(() => told.length > 1, 'the roster change to be told', 20_000);
     expect(told[1]!.roster.find((m) => m.name === 'sh')?.status).toBe('idle');
   }, 60_000);
+
+  it('files.a-view-disposed-while-it-starts-leaves-no-watch-behind', async () => {
+    const t = await makeTeam(['sh']);
+    cleanup.push(t.cleanup);
+    const watches = (): number => process.getActiveResourcesInfo().filter((r) => r === 'FSEventWrap').length;
+    const before = watches();
+    const view = new TeamView(t.store);
+    // The screen quits while its start-up still waits for the first read of the folder.
+    const starting = view.start();
+    await view.dispose();
+    await starting;
+    // A watch armed after dispose() would keep the process alive after the screen closed.
+    await waitFor(() => watches() <= before, 'every folder watch closed');
+  });
 });
