@@ -14,8 +14,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 if (process.platform !== 'linux') process.exit(0);
 const gyp = process.env.npm_config_node_gyp;
 const [cmd, args] = gyp ? (gyp.endsWith('.js') ? [process.execPath, [gyp]] : [gyp, []]) : ['node-gyp', []];
-const r = spawnSync(cmd, [...args, 'rebuild'], { cwd: root, stdio: 'inherit' });
+// node-gyp's progress is kept back; it is shown when the build fails.
+const r = spawnSync(cmd, [...args, 'rebuild'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 if (r.status !== 0) {
+  process.stderr.write(`${r.stdout ?? ''}${r.stderr ?? ''}`);
   const why = r.error ? r.error.message : `node-gyp exited with ${r.status ?? r.signal}`;
   process.stderr.write(`teamux: the native pane spawner was not built (${why}); panes start with node-pty's forkpty instead\n  hint: it needs what node-pty needs (python3, make, a C compiler); run \`npm run build:native\` to try again\n`);
 }
