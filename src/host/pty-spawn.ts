@@ -11,6 +11,7 @@
  * TEAMUX_SPAWN=forkpty keeps node-pty's forkpty for every pane.
  */
 import { createRequire } from 'node:module';
+import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** node-pty's `fork` (its native module's), and the posix_spawn one with the same arguments. */
@@ -45,13 +46,8 @@ function install(): string {
   } catch (err) {
     return `forkpty (the native part is not built: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; npm run build:native)`;
   }
-  let nodePty: { fork?: NativeFork; __teamuxSpawn?: boolean };
-  try {
-    // node-pty's own loader, so this is the very object its UnixTerminal calls (one per file, in require's cache).
-    nodePty = (require('node-pty/lib/utils.js') as { loadNativeModule(name: string): { module: typeof nodePty } }).loadNativeModule('pty').module;
-  } catch (err) {
-    return `forkpty (node-pty's native module: ${(err as Error).message})`;
-  }
+  const nodePty = nodePtyNative(require);
+  if (typeof nodePty === 'string') return `forkpty (node-pty's native module: ${nodePty})`;
   const forkpty = nodePty.fork;
   const posixSpawn = spawn.fork;
   if (typeof forkpty !== 'function' || typeof posixSpawn !== 'function') return 'forkpty (unexpected native modules)';
@@ -60,4 +56,27 @@ function install(): string {
     nodePty.__teamuxSpawn = true;
   }
   return 'posix_spawn';
+}
+
+/**
+ * node-pty's native module, found where node-pty's own loader (lib/utils.js, loadNativeModule) looks
+ * first: the very object its UnixTerminal calls, since require caches one per file. Its JavaScript is
+ * not loaded from node_modules (the screen's bundle has it). An error message when it is not there.
+ */
+function nodePtyNative(require: NodeJS.Require): { fork?: NativeFork; __teamuxSpawn?: boolean } | string {
+  let root: string;
+  try {
+    root = path.dirname(require.resolve('node-pty/package.json'));
+  } catch (err) {
+    return (err as Error).message;
+  }
+  let last = 'not found';
+  for (const dir of ['build/Release', 'build/Debug', `prebuilds/${process.platform}-${process.arch}`]) {
+    try {
+      return require(path.join(root, dir, 'pty.node')) as { fork?: NativeFork };
+    } catch (err) {
+      last = (err as Error).message;
+    }
+  }
+  return last;
 }
