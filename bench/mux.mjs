@@ -65,7 +65,7 @@ async function main() {
   const ctx = { dir: tempDir('teamux-mux-bench-'), tag: RUN_TAG.replace(/[^a-z0-9]/gi, ''), ...OUTER };
   const { from, builtMs } = await snapshotBuild(ctx.dir);
   process.stdout.write(`teamux multiplexer benchmark\n${machineLine()}\n${tmuxVersion()}; outer terminal ${OUTER.cols}x${OUTER.rows} for all; run tag ${RUN_TAG}\n`);
-  process.stdout.write(`teamux under test: ${path.join(from, 'dist')} (copied at start; newest file written ${new Date(builtMs).toISOString().replace('T', ' ').slice(0, 19)} UTC)\n`);
+  process.stdout.write(`teamux under test: ${path.join(from, 'dist')} (copied at start; newest file written ${new Date(builtMs).toISOString().replace('T', ' ').slice(0, 19)} UTC); panes start with ${existsSync(path.join(build.root, 'build', 'Release', 'teamux_pty_spawn.node')) ? 'posix_spawn' : 'forkpty (the native part is not built: npm run build:native)'}\n`);
   try {
     for (const name of names) {
       const s0 = clock();

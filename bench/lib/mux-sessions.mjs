@@ -11,7 +11,7 @@
  * since teamux leaves that backend's members running when it is signalled.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { childEnv, killTmuxServer, trackTmuxSocket } from './cleanup.mjs';
@@ -42,8 +42,9 @@ export const build = {
 };
 
 /**
- * Measure a private copy of the build (bin/, dist/, package.json; node_modules linked), so that a
- * rebuild of the checkout during the run (others work in it) cannot change what is measured.
+ * Measure a private copy of the build (bin/, dist/, build/Release's native part, package.json;
+ * node_modules linked), so that a rebuild of the checkout during the run (others work in it) cannot
+ * change what is measured.
  * Returns where it came from and when that dist/ was last written.
  */
 export async function snapshotBuild(dir) {
@@ -59,6 +60,9 @@ export async function snapshotBuild(dir) {
     rmSync(root, { recursive: true, force: true });
     // Timestamps kept: bin/teamux picks dist/bundle/ over dist/cli/ by their modification times.
     for (const part of ['bin', 'dist']) cpSync(path.join(build.root, part), path.join(root, part), { recursive: true, preserveTimestamps: true });
+    // The native pane spawner (binding.gyp), when it was built.
+    const native = path.join(build.root, 'build', 'Release', 'teamux_pty_spawn.node');
+    if (existsSync(native)) cpSync(native, path.join(root, 'build', 'Release', 'teamux_pty_spawn.node'), { preserveTimestamps: true });
     if (newestMtime(dist) === before || attempt >= 3) break;
   }
   cpSync(path.join(build.root, 'package.json'), path.join(root, 'package.json'));

@@ -32,6 +32,7 @@ import { TeamView, type TeamSnapshot } from './team-view.js';
 import { attachTmuxBridge } from './native-teams.js';
 import { followTeammates } from './tmux-teammates.js';
 import type { ClaudeTeamView } from '../store/claude-team-files.js';
+import { spawnMethod } from '../host/pty-spawn.js';
 import { startupMark, startupTimeline } from '../host/startup-marks.js';
 
 /** How long the first frame waits for the panes' first output (start-up, see firstOutput). */
@@ -178,6 +179,7 @@ export class Multiplexer {
     startupMark('up');
     this.timeline = false;
     store.log.info(`start-up (ms since the process began): ${startupTimeline()}`);
+    store.log.info(`panes start with ${spawnMethod()}`);
     this.opts.onScreenUp?.();
   }
 

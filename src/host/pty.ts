@@ -7,6 +7,7 @@
  */
 import { writeSync } from 'node:fs';
 import pty from 'node-pty';
+import { usePosixSpawn } from './pty-spawn.js';
 import type { Disposable, PaneExit, PaneHost, PaneProcess, PaneSpec } from './types.js';
 
 /** The libuv stream handle under node-pty's read socket (net.Socket's `_handle`). */
@@ -187,6 +188,7 @@ export class PtyHost implements PaneHost {
   private readonly panes = new Set<PtyPane>();
 
   async spawn(spec: PaneSpec): Promise<PaneProcess> {
+    usePosixSpawn();
     const term = pty.spawn(spec.command, spec.args, {
       name: 'xterm-256color',
       cols: Math.max(1, spec.cols),

@@ -52,5 +52,7 @@ describe('the first frame', () => {
     expect(names.indexOf('first output')).toBeLessThan(names.indexOf('frame'));
     expect(names.indexOf('screen')).toBeLessThan(names.indexOf('first output'));
     for (let i = 1; i < steps.length; i++) expect(steps[i]!.at).toBeGreaterThanOrEqual(steps[i - 1]!.at);
+    // The panes were started with posix_spawn (native/pty-spawn.c, built by npm install), not forkpty.
+    expect(readFileSync(log, 'utf8')).toContain('panes start with posix_spawn');
   }, 60_000);
 });

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, renameSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendLineKept } from '../../src/store/fsx.js';
-import { messageLine } from '../../src/store/inbox.js';
+import { messageLine, type Mailbox } from '../../src/store/inbox.js';
 import { segmentPath } from '../../src/store/segments.js';
 import { makeTeam, tempDir } from '../helpers/team.js';
 
@@ -36,6 +36,7 @@ describe('late appends', () => {
     cleanup.push(() => { delete process.env.TEAMUX_INBOX_SEGMENT_BYTES; });
     const t = await makeTeam(['amy', 'bob']);
     cleanup.push(t.cleanup);
+    const mail = t.store.mail as Mailbox;
     const send = (i: number) => t.store.send({ from: 'bob', to: 'amy', type: 'message', text: `m${i}`, payload: { seq: i, pad: 'x'.repeat(200) } });
     const seqs: number[] = [];
     const read = async (): Promise<void> => {
@@ -45,7 +46,7 @@ describe('late appends', () => {
     };
     // The reader passes three sealed segments, so its cursor's `sealed` is no longer segment 1.
     let i = 0;
-    while (!existsSync(segmentPath(t.store.mail.segments('amy'), 3))) {
+    while (!existsSync(segmentPath(mail.segments('amy'), 3))) {
       const r = await send(i++);
       expect(r.ok).toBe(true);
       await read();
@@ -54,12 +55,12 @@ describe('late appends', () => {
     // A message's line reached a sealed segment late (its writer had opened the inbox before that
     // seal), and the writer, told so, appended it again to the active file. Once into the segment the
     // cursor still re-reads for late lines (both copies are read), once into one it has let go of.
-    const cursor = await t.store.mail.cursor('amy', 'amy');
+    const cursor = await mail.cursor('amy', 'amy');
     expect(cursor.sealed?.seq).toBeGreaterThan(1);
     const inbox = path.join(t.dir, 'inboxes', 'amy.jsonl');
     for (const seg of [cursor.sealed!.seq, 1]) {
       const late = t.store.mail.compose({ from: 'bob', to: 'amy', type: 'message', text: 'late', payload: { seq: i++ } });
-      const segment = segmentPath(t.store.mail.segments('amy'), seg);
+      const segment = segmentPath(mail.segments('amy'), seg);
       appendLineKept(segment, messageLine(late));
       expect(existsSync(segment)).toBe(true);
       appendLineKept(inbox, messageLine(late));

@@ -82,7 +82,10 @@ describe('multi-process', () => {
     for (const id of acked.created) expect(board.index.has(id), `task ${id}`).toBe(true);
     for (const id of acked.completed) expect(board.index.get(id)!.status).toBe('completed');
     const inbox = await t.store.mail.unread('bob');
-    expect(inbox.problems).toEqual([]);
+    // A sender killed inside a large write() leaves part of its line, and the next sender's line is
+    // glued onto it: the reader keeps that next message and reports the torn part, and only that.
+    expect(inbox.problems.filter((p) => p.message !== 'a torn (partly written) message was skipped')).toEqual([]);
+    expect(inbox.problems.length).toBeLessThanOrEqual(6);
     const ids = new Set(inbox.messages.map((m) => m.id));
     for (const id of acked.msgs) expect(ids.has(id), `message ${id}`).toBe(true);
     // Every line that is complete parses; at most the last one can be partial (and is not delivered).
