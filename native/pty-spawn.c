@@ -243,6 +243,14 @@ static napi_value Fork(napi_env env, napi_callback_info info) {
   posix_spawnattr_init(&attrs);
   sigset_t all, none;
   sigfillset(&all);
+  /*
+   * sigfillset leaves out the C library's own signals (the kernel's first real-time signals, below
+   * SIGRTMIN: glibc's SIGCANCEL and SIGSETXID, 32 and 33), and glibc's posix_spawn then starts the
+   * child with them ignored: set in the mask by hand, the child gets them at their default, as
+   * forkpty's child does (sigset_t holds signal n at bit n - 1).
+   */
+  for (int sig = 32; sig < SIGRTMIN; sig++)
+    ((unsigned long *)&all)[(sig - 1) / (8 * sizeof(unsigned long))] |= 1UL << ((sig - 1) % (8 * sizeof(unsigned long)));
   sigemptyset(&none);
   /* glibc runs setsid before the file actions: the open below makes the pty its controlling terminal. */
   int err = posix_spawnattr_setflags(&attrs, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);

@@ -1,13 +1,15 @@
 /**
  * The node-pty host: each member runs in its own pseudo-terminal (TERM=xterm-256color), owned by
- * this process. Bytes arrive as UTF-8 strings; flow control maps to node-pty's pause/resume of the
- * master side, and read pacing (holdReads) to stopping and starting the read of the master's
- * descriptor, so that output waits in the kernel for the frame that shows it. Disposing the host
+ * this process, started by host/pty-spawn.ts's stand-in for node-pty's fork. Bytes arrive as UTF-8
+ * strings; flow control (pause/resume) and read pacing (holdReads) both stop and start the read of
+ * the master's descriptor, so that output waits in the kernel for the frame that shows it, and an
+ * ended process's exit is told once its output has been read (pty-spawn.ts). Disposing the host
  * with `kill` ends every process it started: SIGTERM first, then SIGKILL for any that linger.
  */
-import { writeSync } from 'node:fs';
+import { readSync, writeSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import pty from 'node-pty';
-import { usePosixSpawn } from './pty-spawn.js';
+import { installPaneSpawn, paneOutputEnded, paneReading } from './pty-spawn.js';
 import type { Disposable, PaneExit, PaneHost, PaneProcess, PaneSpec } from './types.js';
 
 /** The libuv stream handle under node-pty's read socket (net.Socket's `_handle`). */
@@ -31,8 +33,10 @@ class PtyPane implements PaneProcess {
   readonly id: string;
   // lifecycle
   private exited: PaneExit | null = null;
-  // read pacing: reading stopped by holdReads until releaseReads
+  // reading: stopped while held (read pacing, holdReads until releaseReads) or paused (flow control)
   private held = false;
+  private paused = false;
+  private stopped = false;
   private lastRead = 0;
   private readonly exitListeners = new Set<(e: PaneExit) => void>();
   private readonly subscriptions: Disposable[] = [];
@@ -46,6 +50,39 @@ class PtyPane implements PaneProcess {
       this.dropQueuedInput();
       for (const l of this.exitListeners) l(this.exited);
     }));
+    // libuv takes a hang-up that comes with a short read for the end of the output (a pty hands out
+    // at most 4 KiB a read), and what the process printed before it ended would stay in the kernel:
+    // it is read here, while the descriptor is still open.
+    this.socket()?.on('end', () => this.readToTheEnd());
+    // The end of its output: its exit may be told now (host/pty-spawn.ts holds it until then).
+    (term as unknown as { on(event: 'close', listener: () => void): void }).on('close', () => paneOutputEnded(term.pid));
+  }
+
+  /** Read what is left in the pty after libuv saw its end, and hand it on as node-pty would have. */
+  private readToTheEnd(): void {
+    const fd = (this.term as unknown as { _fd?: unknown })._fd;
+    if (typeof fd !== 'number' || fd < 0) return;
+    // the stream's own decoder: a character split across the last read and the next is kept whole
+    const decoder = this.socket()?._readableState?.decoder ?? new StringDecoder('utf8');
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    // A pty holds a few tens of KiB; the bound is only against a descriptor that never runs dry.
+    for (let reads = 0; reads < 1024; reads++) {
+      let n = 0;
+      try {
+        n = readSync(fd, buffer, 0, buffer.length, null);
+      } catch {
+        // EIO: read to the end; EAGAIN: nothing more now
+        break;
+      }
+      if (n <= 0) break;
+      const text = decoder.write(buffer.subarray(0, n));
+      if (text.length > 0) (this.term as unknown as { emit(event: 'data', data: string): void }).emit('data', text);
+    }
+  }
+
+  // node-pty's read stream (a tty.ReadStream over the master's descriptor)
+  private socket(): { on(event: 'end', listener: () => void): void; _readableState?: { decoder?: StringDecoder | null } } | null {
+    return (this.term as unknown as { _socket?: ReturnType<PtyPane['socket']> })._socket ?? null;
   }
 
   get pid(): number {
@@ -121,26 +158,47 @@ class PtyPane implements PaneProcess {
     }
   }
 
+  /**
+   * Flow control. Reading stops at the descriptor (as for holdReads), not with the stream's pause():
+   * a paused stream still reads up to its high-water mark, and the read error that ends a pty whose
+   * process has exited would destroy the stream with that output unread in it.
+   */
   pause(): void {
-    this.term.pause();
+    this.paused = true;
+    this.applyReading();
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.applyReading();
   }
 
   holdReads(): void {
     if (this.held || this.exited || this.lastRead >= STREAMING_READ) return;
-    const handle = this.readHandle();
-    // not reading (the stream's own back-pressure stopped it): nothing to hold
-    if (!handle?.reading) return;
-    // `reading` stays set: net.Socket would otherwise start reading again on the next tick
-    handle.readStop();
     this.held = true;
+    this.applyReading();
   }
 
   releaseReads(): void {
     if (!this.held) return;
     this.held = false;
+    this.applyReading();
+  }
+
+  /** Stop or start reading the descriptor as held and paused say; tell the exit gate. */
+  private applyReading(): void {
+    const stop = this.held || this.paused;
+    if (stop === this.stopped) return;
     const handle = this.readHandle();
-    // the stream stopped reading itself meanwhile (back-pressure), and starts again itself
-    if (handle?.reading) handle.readStart();
+    if (stop) {
+      // not reading (closed, or the stream's own back-pressure stopped it): nothing to stop
+      if (!handle?.reading) return;
+      // `reading` stays set: net.Socket would otherwise start reading again on the next tick
+      handle.readStop();
+    } else if (handle?.reading) handle.readStart();
+    // (else the stream stopped reading itself meanwhile, and starts again itself)
+    this.stopped = stop;
+    paneReading(this.term.pid, !stop);
   }
 
   // node-pty reads the master side through a tty.ReadStream; its libuv handle stops and starts
@@ -152,14 +210,15 @@ class PtyPane implements PaneProcess {
     return handle as ReadHandle;
   }
 
-  resume(): void {
-    this.term.resume();
-  }
-
   kill(signal: NodeJS.Signals = 'SIGTERM'): void {
     if (this.exited) return;
     // a process told to end takes no more input (what is queued would fail on the closed descriptor)
-    if (signal === 'SIGKILL' || signal === 'SIGTERM' || signal === 'SIGHUP') this.dropQueuedInput();
+    if (signal === 'SIGKILL' || signal === 'SIGTERM' || signal === 'SIGHUP') {
+      this.dropQueuedInput();
+      // and is read to its end without waiting for a frame: its exit is told once it has been read
+      [this.held, this.paused] = [false, false];
+      this.applyReading();
+    }
     try {
       // Signal the whole process group, so a shell's children go too.
       process.kill(-this.term.pid, signal);
@@ -177,6 +236,8 @@ class PtyPane implements PaneProcess {
   }
 
   dispose(): void {
+    [this.held, this.paused] = [false, false];
+    this.applyReading();
     for (const s of this.subscriptions.splice(0)) s.dispose();
     this.exitListeners.clear();
   }
@@ -188,7 +249,7 @@ export class PtyHost implements PaneHost {
   private readonly panes = new Set<PtyPane>();
 
   async spawn(spec: PaneSpec): Promise<PaneProcess> {
-    usePosixSpawn();
+    installPaneSpawn();
     const term = pty.spawn(spec.command, spec.args, {
       name: 'xterm-256color',
       cols: Math.max(1, spec.cols),

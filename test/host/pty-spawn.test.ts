@@ -57,6 +57,8 @@ describe('pane spawn', () => {
     expect(spawned.out).toContain(`found=${path.join(dir, 'bin', 'probe-tool')}`);
     expect(spawned.out).toContain('tty-open=yes');
     expect(spawned.out).toContain('got-sigint');
+    // No signal blocked or ignored (Node ignores SIGPIPE itself; a pane's process must not inherit that).
+    expect(spawned.out).toContain('signals=SigBlk: 0000000000000000 SigIgn: 0000000000000000');
     expect(spawned.exit).toEqual({ exitCode: 7, signal: null });
     // And all of it exactly as forkpty's pane has it (the terminal settings included).
     expect(spawned.out).toMatch(/stty=[0-9a-f:]+/);

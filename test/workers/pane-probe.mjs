@@ -1,6 +1,7 @@
 // A real child process that starts one pane through the node-pty host (dist/host/pty.js) and prints,
 // as one JSON line, how it was started and what the pane's process reported about itself: its session
-// and controlling terminal, the terminal's settings and size, its folder, its open descriptors, which
+// and controlling terminal, the terminal's settings and size, its folder, its open descriptors, its
+// blocked and ignored signals, which
 // program the member's PATH found, and whether ^C from the terminal reached it. Run it with and
 // without TEAMUX_SPAWN=forkpty to compare posix_spawn with node-pty's forkpty.
 //   node pane-probe.mjs BIN_DIR CWD [PROGRAM]
@@ -17,6 +18,8 @@ const probe = [
   'echo "fds=$(ls /proc/$$/fd | sort -n | tr "\\n" " ")"',
   'echo "found=$(command -v probe-tool)"',
   'echo "tty-open=$(echo x > /dev/tty && echo yes)"',
+  // blocked and ignored signals, as the kernel has them for this process
+  'echo "signals=$(grep -E "^Sig(Blk|Ign):" /proc/$$/status | tr -s " \\t" " " | tr "\\n" " ")"',
   'trap "echo got-sigint; exit 7" INT',
   'echo ready',
   'while :; do sleep 0.05; done',
