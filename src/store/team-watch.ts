@@ -6,7 +6,10 @@
  * coalesce into one reload a few milliseconds later, and only the files that changed are re-read.
  * The events tail is store/events.ts's EventTail; the members' usage logs are tailed the same way
  * (store/usage-tail.ts) for the budget line, which is worked out again when a log grows, team.json
- * changes, or a counted call leaves its window. The multiplexer reads this through app/team-view.
+ * changes, or a counted call leaves its window. Listeners hear of a reload only when it changed what
+ * the picture shows: an appended event that is not a message, a usage log of a team without budgets,
+ * or team.json written again with the same roster costs the screen no frame. The multiplexer reads
+ * this through app/team-view.
  */
 import * as path from 'node:path';
 import { budgetSummary, type Budget, type BudgetSummary } from '../protocol/budget.js';
@@ -74,11 +77,15 @@ export class TeamWatch {
   private dirtyBudget = true;
   private dirtyEvents = true;
   private fullReload = true;
+  /** A reload changed the picture since listeners were last told (or since the first load). */
+  private unseen = false;
   private pacer: ReloadPacer | null = null;
   /** Fires when a counted model call leaves its budget window (spend drops without a file event). */
   private windowTimer: NodeJS.Timeout | null = null;
   // lifecycle
   private watcher: FolderWatch | null = null;
+  /** dispose() ran: a start() still waiting arms nothing. */
+  private disposed = false;
   private readonly listeners = new Set<(s: TeamState) => void>();
 
   constructor(private readonly store: TeamStore) {
@@ -92,6 +99,8 @@ export class TeamWatch {
     const p = this.store.paths;
     // The usage folder is watched from the start, so the first model call of a member shows.
     await ensureDir(p.usage);
+    // Disposed meanwhile (the screen quit during its start-up): a watch armed now would never close.
+    if (this.disposed) return;
     // inotify on the folders themselves: a change costs the same on a board of 10 or 10,000 tasks.
     const folders = [p.tasks, p.requests, p.segments, p.claude, this.store.pipeline.dir, p.usage].map((d) => path.relative(p.dir, d));
     this.watcher = new FolderWatch(p.dir, folders, {
@@ -108,6 +117,8 @@ export class TeamWatch {
       failed: (err) => this.store.log.error('team folder reload failed', err),
     });
     await this.pacer.first();
+    // The first load is read by the caller through state(): only later changes are news.
+    this.unseen = false;
     this.scheduleWindow();
   }
 
@@ -137,6 +148,7 @@ export class TeamWatch {
 
   /** Stop watching. */
   async dispose(): Promise<void> {
+    this.disposed = true;
     if (this.windowTimer) clearTimeout(this.windowTimer);
     this.windowTimer = null;
     this.listeners.clear();
@@ -166,15 +178,18 @@ export class TeamWatch {
     if (this.watcher) this.pacer?.schedule();
   }
 
-  /** Hand the listeners the state after a scheduled reload. */
+  /** Hand the listeners the state after a scheduled reload that changed it. */
   private tell(): void {
-    if (!this.watcher) return;
+    if (!this.watcher || !this.unseen) return;
+    this.unseen = false;
     const s = this.state();
     for (const l of this.listeners) l(s);
   }
 
   private async reload(): Promise<void> {
     const tasksChanged = this.fullReload || this.dirtyTasks.size > 0;
+    // Task and request files named by events are taken as changed; the rest is compared.
+    let changed = tasksChanged || this.dirtyRequests.size > 0;
     if (this.fullReload) await this.readAll();
     await this.tasks.readTasks(takeAll(this.dirtyTasks));
     await this.tasks.readRequests(takeAll(this.dirtyRequests));
@@ -182,9 +197,11 @@ export class TeamWatch {
       this.dirtyRoster = false;
       const cfg = await this.store.readConfig();
       if (cfg.ok) {
+        const before = JSON.stringify([this.team, this.roster, this.teamBudget]);
         this.team = cfg.config.name;
         this.roster = await this.store.roster();
         this.teamBudget = cfg.config.budget ?? null;
+        changed = changed || JSON.stringify([this.team, this.roster, this.teamBudget]) !== before;
         this.dirtyBudget = true;
         for (const m of cfg.config.members) if (m.runtime === 'claude' && !(m.name in this.claude)) this.dirtyClaude.add(m.name);
       }
@@ -192,26 +209,32 @@ export class TeamWatch {
     for (const name of takeAll(this.dirtyClaude)) {
       if (!this.roster.some((m) => m.name === name)) continue;
       const a = await readClaudeActivity(this.store.paths, name);
-      if (a) this.claude[name] = a;
+      if (!a) continue;
+      changed = changed || JSON.stringify(a) !== JSON.stringify(this.claude[name]);
+      this.claude[name] = a;
     }
     if (this.dirtyEvents) {
       this.dirtyEvents = false;
-      await this.readNewEvents();
+      changed = (await this.readNewEvents()) || changed;
     }
-    await this.readBudget();
+    changed = (await this.readBudget()) || changed;
     // The pipeline line: its state changes with the board (the verifier is a task's owner).
     if (this.dirtyPipeline || tasksChanged) {
       this.dirtyPipeline = false;
+      const before = JSON.stringify(this.pipeline);
       this.pipeline = await this.store.pipeline.summary(this.store.pipeline.active() ? this.tasks.board.all() : []).catch(() => null);
+      changed = changed || JSON.stringify(this.pipeline) !== before;
     }
     this.generation++;
+    this.unseen = this.unseen || changed;
   }
 
   /**
    * The budget line: read what the usage logs gained (only the members named by file events, or all
    * on the first read and when team.json changed), and work spend out again when anything moved.
+   * Returns whether the line may have changed.
    */
-  private async readBudget(): Promise<void> {
+  private async readBudget(): Promise<boolean> {
     const names = this.roster.map((m) => m.name);
     const budgeted = this.teamBudget !== null || this.roster.some((m) => m.budget);
     const now = Date.now();
@@ -223,13 +246,15 @@ export class TeamWatch {
     let changed = this.dirtyBudget || restarted || (this.budget?.nextChangeAt != null && now >= this.budget.nextChangeAt);
     this.dirtyBudget = false;
     if (!budgeted) {
+      const had = this.budget !== null;
       this.budget = null;
-      return;
+      return had;
     }
     for (const n of toRead) changed = (await this.usage.readNew(n).catch(() => false)) || changed;
-    if (!changed) return;
+    if (!changed) return false;
     this.budget = budgetSummary(this.teamBudget, this.roster, (n) => this.usage.usage(n), now);
     this.scheduleWindow();
+    return true;
   }
 
   /** Work the budget line out again when the oldest counted call leaves its window. */
@@ -256,8 +281,8 @@ export class TeamWatch {
     await this.tasks.readAll();
   }
 
-  /** Keep the message traffic among the events appended since the last read. */
-  private async readNewEvents(): Promise<void> {
+  /** Keep the message traffic among the events appended since the last read; returns whether it grew. */
+  private async readNewEvents(): Promise<boolean> {
     const { events } = await this.events.readNew();
     let added = false;
     for (const ev of events) {
@@ -267,6 +292,7 @@ export class TeamWatch {
       this.traffic.push(ev);
     }
     if (this.traffic.length > TRAFFIC_LIMIT) this.traffic = this.traffic.slice(-TRAFFIC_LIMIT);
+    return added;
   }
 }
 

@@ -7,7 +7,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FRAME_MS, STREAM_FRAME_MS } from '../../src/app/frames.js';
 import { ECHO_WINDOW_MS } from '../../src/app/pane.js';
-import { FakeClock, settle } from '../helpers/clock.js';
+import { FakeClock } from '../helpers/clock.js';
 import { launches, startMux, type MuxHarness } from '../helpers/mux.js';
 import { makeTeam, waitFor } from '../helpers/team.js';
 
@@ -120,16 +120,32 @@ describe('finish', () => {
 });
 
 /**
- * Start a screen and wait until start-up has written all it writes (each member's pid in the team
- * folder, seen by the screen's watch), then let every frame due be drawn: from here on, frames are
- * asked for only by what the test does.
+ * Start a screen and wait, on conditions, until start-up is over (onScreenUp: its last frame asked
+ * for, every watch set up) and what it wrote into the team folder that the screen shows (each
+ * member's pid in team.json) has been seen by the screen's watch; the member events it appends show
+ * nothing, so their late reads are no news (store/team-watch.ts). Then every frame due is drawn: from
+ * here on, frames are asked for only by what the test does.
  */
 async function quietHarness(names: string[]): Promise<Awaited<ReturnType<typeof harness>>> {
   const h = await harness(names);
-  await waitFor(() => h.mux.snapshot.roster.length === names.length + 1 && h.mux.snapshot.roster.every((m) => m.pid === process.pid), 'the members started in the team folder');
+  let up = false;
+  void h.up.then(() => (up = true));
+  await waitFor(() => up, 'the end of start-up', 20_000);
+  await waitFor(() => h.mux.snapshot.roster.length === names.length + 1 && h.mux.snapshot.roster.every((m) => m.pid === process.pid), 'the members started in the team folder', 20_000);
   await h.see('TASKS');
   await h.clock.advance(100);
   return h;
+}
+
+/**
+ * Print `text` in pane `id` and wait until the pane's emulator has parsed it, so the frame it asks
+ * for is pending (a loaded machine may defer the parse past a few turns of the event loop).
+ */
+async function print(h: MuxHarness, id: string, text: string): Promise<void> {
+  h.host.proc(id).emit(text);
+  const pane = h.mux.panes.find((p) => p.name === id);
+  if (!pane) throw new Error(`no pane ${id}`);
+  await waitFor(() => pane.screenText().join('\n').includes(text.trim()), `${id} to parse ${text.trim()}`);
 }
 
 describe('frame pacing of a pane', () => {
@@ -148,8 +164,7 @@ describe('frame pacing of a pane', () => {
     await h.see('ECHO-k', 5_000);
     expect(h.clock.now(), 'drawn without the clock moving').toBe(t);
     // More output, with no key before it, waits for the frame interval.
-    proc.emit('FLOOD-1 ');
-    await settle();
+    await print(h, id, 'FLOOD-1 ');
     expect(await h.tty.text()).not.toContain('FLOOD-1');
     expect(h.clock.pending()).toContain(FRAME_MS);
     await h.clock.advance(FRAME_MS - 1);
@@ -170,8 +185,7 @@ describe('frame pacing of a pane', () => {
     h.host.proc(other).emit('OTHER ');
     await h.see('OTHER');
     await h.clock.advance(10);
-    h.host.proc(focused).emit('LATE ');
-    await settle();
+    await print(h, focused, 'LATE ');
     expect(await h.tty.text(), 'past the echo window: paced').not.toContain('LATE');
     // The frame before was output only: output streams, so the next one is STREAM_FRAME_MS after it.
     await h.clock.advance(STREAM_FRAME_MS - 11);
@@ -183,21 +197,19 @@ describe('frame pacing of a pane', () => {
   it('clock.streaming-output-is-drawn-at-30-fps-while-changes-and-echoes-keep-their-pace', async () => {
     const h = await quietHarness(['alice']);
     const focused = h.mux.state.panes[h.mux.state.focused]!.id;
-    const other = h.host.proc(h.mux.state.panes.find((p) => p.id !== focused)!.id);
+    const other = h.mux.state.panes.find((p) => p.id !== focused)!.id;
     await h.clock.advance(100);
-    other.emit('S1 ');
+    h.host.proc(other).emit('S1 ');
     await h.see('S1');
     // Output after an output-only frame: STREAM_FRAME_MS apart.
-    other.emit('S2 ');
-    await settle();
+    await print(h, other, 'S2 ');
     expect(h.clock.pending()).toContain(STREAM_FRAME_MS);
     await h.clock.advance(STREAM_FRAME_MS - 1);
     expect(await h.tty.text()).not.toContain('S2');
     await h.clock.advance(1);
     await h.see('S2');
     // A change of the screen (a status message) while output waits brings the frame to FRAME_MS.
-    other.emit('S3 ');
-    await settle();
+    await print(h, other, 'S3 ');
     h.mux.dispatch({ kind: 'say', text: 'hello there' });
     await h.clock.advance(FRAME_MS - 1);
     expect(await h.tty.text()).not.toContain('S3');
@@ -205,14 +217,12 @@ describe('frame pacing of a pane', () => {
     await h.see('hello there');
     await h.see('S3');
     // The frame after a change is paced at FRAME_MS again.
-    other.emit('S4 ');
-    await settle();
+    await print(h, other, 'S4 ');
     expect(h.clock.pending()).toContain(FRAME_MS);
     await h.clock.advance(FRAME_MS);
     await h.see('S4');
     // While output streams, a key's echo is still drawn at once.
-    other.emit('S5 ');
-    await settle();
+    await print(h, other, 'S5 ');
     const t = h.clock.now();
     h.type('k');
     await waitFor(() => h.host.proc(focused).input.includes('k'), 'the key to reach the pane');

@@ -1,7 +1,7 @@
 // The team view kept fresh while other processes write the team folder: real CLI processes send
 // messages, create tasks and answer requests while a TeamView watches.
 import { afterEach, describe, expect, it } from 'vitest';
-import { TeamView } from '../../src/app/team-view.js';
+import { TeamView, type TeamSnapshot } from '../../src/app/team-view.js';
 import { cliProcess, makeTeam, waitFor } from '../helpers/team.js';
 
 let cleanup: Array<() => Promise<void> | void> = [];
@@ -49,4 +49,47 @@ describe('team view', () => {
     }
     expect(t.view.snapshot().tasks.map((x) => x.subject)).toEqual(['job 1', 'job 2', 'job 3']);
   }, 60_000);
+
+  it('quiet.a-reload-that-changes-nothing-shown-tells-no-one', async () => {
+    const t = await watchedTeam(['sh']);
+    const told: TeamSnapshot[] = [];
+    const sub = t.view.onChange((s) => told.push(s));
+    cleanup.push(() => sub.dispose());
+    // What a start-up writes last (team.json again, a member event), and a roster refresh: each is
+    // read (the generation moves) but changes nothing the screen shows, so it costs no frame.
+    const quiet: Array<[string, () => unknown]> = [
+      ['team.json written again with the same roster and a member event', () => t.store.updateMember('sh', { status: 'working', pid: process.pid })],
+      ['a task-less event', () => t.store.events.record('member_idle', { member: 'sh' })],
+      ['a roster refresh', () => t.view.refreshRoster()],
+    ];
+    for (const [what, step] of quiet) {
+      const generation = t.view.snapshot().generation;
+      await step();
+      await waitFor(() => t.view.snapshot().generation > generation, `the reload after ${what}`, 20_000);
+    }
+    expect(told, 'no listener told of a reload that changed nothing').toEqual([]);
+    // A message is news: the next reload tells, once, with the message.
+    const r = await cliProcess(['msg', 'send', '--team-dir', t.dir, '--from', 'sh', '--to', 'lead', 'news']);
+    expect(r.code, r.err).toBe(0);
+    await waitFor(() => told.length > 0, 'the message to be told', 20_000);
+    expect(told.map((s) => s.traffic.map((e) => e.excerpt))).toEqual([['news']]);
+    // A change of the roster is news too.
+    await t.store.updateMember('sh', { status: 'idle' });
+    await waitFor(() => told.length > 1, 'the roster change to be told', 20_000);
+    expect(told[1]!.roster.find((m) => m.name === 'sh')?.status).toBe('idle');
+  }, 60_000);
+
+  it('files.a-view-disposed-while-it-starts-leaves-no-watch-behind', async () => {
+    const t = await makeTeam(['sh']);
+    cleanup.push(t.cleanup);
+    const watches = (): number => process.getActiveResourcesInfo().filter((r) => r === 'FSEventWrap').length;
+    const before = watches();
+    const view = new TeamView(t.store);
+    // The screen quits while its start-up still waits for the first read of the folder.
+    const starting = view.start();
+    await view.dispose();
+    await starting;
+    // A watch armed after dispose() would keep the process alive after the screen closed.
+    await waitFor(() => watches() <= before, 'every folder watch closed');
+  });
 });

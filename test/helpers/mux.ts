@@ -42,6 +42,8 @@ export interface MuxHarness {
   host: FakePaneHost;
   tty: FakeTty;
   exit: Promise<number>;
+  /** Resolves once start-up is over (the screen's onScreenUp): its last frame asked for, every watch set up. */
+  up: Promise<void>;
   /** Type bytes at the outer terminal. */
   type(bytes: string): void;
   /** Press the prefix then a key. */
@@ -68,6 +70,8 @@ export async function startMux(store: TeamStore, opts: Partial<MuxOptions> & { c
   const cfg = await store.config();
   // The screen signs the operator's plan decisions with its root key, as `teamux start` sets it up.
   store.decisionSigner ??= rootSigner(newKeyPair().privateKey);
+  let screenUp!: () => void;
+  const up = new Promise<void>((resolve) => (screenUp = resolve));
   const mux = new Multiplexer({
     store, host, team: cfg.name, lead: cfg.members.find((m) => m.kind === 'lead')!.name,
     layout: 'main-vertical', mainSize: { percent: 50 },
@@ -75,10 +79,14 @@ export async function startMux(store: TeamStore, opts: Partial<MuxOptions> & { c
     keys: keys.table, shutdownTimeoutMs: 2_000, members: await launches(store), demo: false,
     input: tty.input as unknown as NodeJS.ReadStream, output: tty.output as unknown as NodeJS.WriteStream,
     ...opts,
+    onScreenUp: () => {
+      opts.onScreenUp?.();
+      screenUp();
+    },
   });
   const exit = mux.run();
   const h: MuxHarness = {
-    mux, host, tty, exit,
+    mux, host, tty, exit, up,
     type: (bytes) => void tty.input.write(bytes),
     prefix: (key) => {
       tty.input.write('\x01');
