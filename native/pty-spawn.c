@@ -157,7 +157,8 @@ static void *wait_for_exit(void *arg) {
     /* ECHILD (reaped elsewhere) reads as exit code 0, as in node-pty. */
     if (r == w->pid && WIFEXITED(status)) codes[0] = WEXITSTATUS(status);
     if (r == w->pid && WIFSIGNALED(status)) codes[1] = WTERMSIG(status);
-    napi_call_threadsafe_function(w->tsfn, codes, napi_tsfn_blocking);
+    /* Refused only while Node shuts down: then nobody is waiting for it. */
+    if (napi_call_threadsafe_function(w->tsfn, codes, napi_tsfn_blocking) != napi_ok) free(codes);
   }
   napi_release_threadsafe_function(w->tsfn, napi_tsfn_release);
   free(w);
