@@ -107,22 +107,12 @@ static void pane_termios(struct termios *t, int utf8) {
   t->c_oflag = OPOST | ONLCR;
   t->c_cflag = CREAD | CS8 | HUPCL;
   t->c_lflag = ICANON | ISIG | IEXTEN | ECHO | ECHOE | ECHOK | ECHOKE | ECHOCTL;
-  t->c_cc[VEOF] = 4;
-  t->c_cc[VEOL] = (cc_t)-1;
-  t->c_cc[VEOL2] = (cc_t)-1;
-  t->c_cc[VERASE] = 0x7f;
-  t->c_cc[VWERASE] = 23;
-  t->c_cc[VKILL] = 21;
-  t->c_cc[VREPRINT] = 18;
-  t->c_cc[VINTR] = 3;
-  t->c_cc[VQUIT] = 0x1c;
-  t->c_cc[VSUSP] = 26;
-  t->c_cc[VSTART] = 17;
-  t->c_cc[VSTOP] = 19;
-  t->c_cc[VLNEXT] = 22;
-  t->c_cc[VDISCARD] = 15;
-  t->c_cc[VMIN] = 1;
-  t->c_cc[VTIME] = 0;
+  static const struct { int at; cc_t value; } chars[] = {
+    { VEOF, 4 }, { VEOL, (cc_t)-1 }, { VEOL2, (cc_t)-1 }, { VERASE, 0x7f }, { VWERASE, 23 }, { VKILL, 21 },
+    { VREPRINT, 18 }, { VINTR, 3 }, { VQUIT, 0x1c }, { VSUSP, 26 }, { VSTART, 17 }, { VSTOP, 19 },
+    { VLNEXT, 22 }, { VDISCARD, 15 }, { VMIN, 1 }, { VTIME, 0 },
+  };
+  for (size_t i = 0; i < sizeof chars / sizeof chars[0]; i++) t->c_cc[chars[i].at] = chars[i].value;
   cfsetispeed(t, B38400);
   cfsetospeed(t, B38400);
 }

@@ -56,20 +56,24 @@ describe('event tail', () => {
   });
 });
 
+/** An events file in a fresh folder, sealed at `maxBytes`, with a writer and a tail. */
+function sealedLog(maxBytes: number): { dir: string; file: string; log: EventLog; tail: EventTail } {
+  const t = tempDir();
+  cleanup = t.cleanup;
+  const file = path.join(t.dir, 'events.jsonl');
+  return { dir: t.dir, file, log: new EventLog(file, maxBytes), tail: new EventTail(file) };
+}
+
 describe('event tail: late lines in sealed segments', () => {
   it('tail.a-line-written-late-into-a-segment-sealed-several-rotations-ago-is-read-before-newer-lines', async () => {
-    const t = tempDir();
-    cleanup = t.cleanup;
-    const file = path.join(t.dir, 'events.jsonl');
-    const log = new EventLog(file, 2048);
-    const tail = new EventTail(file);
+    const { dir, file, log, tail } = sealedLog(2048);
     await log.record('message_sent', { writer: 'slow', seq: 0 });
     expect((await tail.readNew()).events.map((e) => e.writer)).toEqual(['slow']);
     // A writer opens events.jsonl to append its next line, and is descheduled before its write().
     const stalled = openSync(file, fsc.O_WRONLY | fsc.O_APPEND);
     // Meanwhile others fill and seal this file and four more, and the tail reads all of them.
     let n = 0;
-    while (sealedSeqs({ file, dir: path.join(t.dir, 'segments') }).length < 5) {
+    while (sealedSeqs({ file, dir: path.join(dir, 'segments') }).length < 5) {
       await log.record('message_sent', { writer: 'busy', seq: n++ });
       if (n % 7 === 0) await tail.readNew();
     }
@@ -89,11 +93,7 @@ describe('event tail: late lines in sealed segments', () => {
   });
 
   it('tail.a-sealed-segment-quiet-for-the-wait-is-let-go', async () => {
-    const t = tempDir();
-    cleanup = t.cleanup;
-    const file = path.join(t.dir, 'events.jsonl');
-    const log = new EventLog(file, 512);
-    const tail = new EventTail(file);
+    const { log, tail } = sealedLog(512);
     await tail.readNew();
     for (let i = 0; i < 20; i++) await log.record('message_sent', { writer: 'w', seq: i, pad: 'x'.repeat(100) });
     await tail.readNew();
