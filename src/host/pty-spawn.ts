@@ -15,8 +15,9 @@
  * output was still unread, and a pane that teamux is not reading at that moment (read pacing, flow
  * control) lost the end of its output. So the exit is handed to node-pty only once the pane's
  * output has been read to its end (its socket closed), or once it has been read for EXIT_DRAIN_MS
- * without reaching an end (a process left running in the background keeps the terminal open), or
- * after EXIT_HOLD_MAX_MS of not being read at all. PtyPane (host/pty.ts) says when it reads.
+ * without reaching an end (rare: the kernel hangs the terminal up when its session leader ends, so
+ * even jobs left in the background do not keep it open), or after EXIT_HOLD_MAX_MS of not being
+ * read at all. PtyPane (host/pty.ts) says when it reads.
  */
 import { createRequire } from 'node:module';
 import * as path from 'node:path';

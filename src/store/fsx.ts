@@ -273,8 +273,8 @@ export async function appendLine(file: string, line: string): Promise<void> {
  */
 export function appendLineKept(file: string, line: string, afterWrite?: () => void): boolean {
   let ino = -1;
-  appendLines(file, [line], (fd) => {
-    ino = fstatSync(fd).ino;
+  appendLines(file, [line], (st) => {
+    ino = st.ino;
     // A test seals the file here, between this writer's write and its check.
     afterWrite?.();
   });
@@ -286,7 +286,7 @@ export function appendLineKept(file: string, line: string, afterWrite?: () => vo
 }
 
 /** Append several JSONL records in one write (a reader sees them whole or as a prefix of whole lines); returns the bytes written. */
-export function appendLines(file: string, lines: string[], wrote?: (fd: number) => void): number {
+export function appendLines(file: string, lines: string[], wrote?: (written: Stats) => void): number {
   if (lines.some((l) => l.includes('\n'))) throw new Error('append: a JSONL record must not contain a newline');
   const buf = Buffer.from(lines.map((l) => redact(l) + '\n').join(''), 'utf8');
   checkFolderSync(path.dirname(file));
@@ -297,10 +297,11 @@ export function appendLines(file: string, lines: string[], wrote?: (fd: number) 
     throw linkRefused(file, err);
   }
   try {
-    if (!fstatSync(fd).isFile()) throw new UnsafePathError(file, 'is not a regular file');
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new UnsafePathError(file, 'is not a regular file');
     const written = writeSync(fd, buf, 0, buf.length);
     if (written !== buf.length) throw new Error(`short append to ${file}: ${written} of ${buf.length} bytes`);
-    wrote?.(fd);
+    wrote?.(st);
   } finally {
     closeSync(fd);
   }
