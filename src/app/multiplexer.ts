@@ -415,6 +415,8 @@ export class Multiplexer {
     const panes = this.st.panes.map((p) => this.live.get(p.id));
     // Overlays are painted over the panes: the next frame repaints everything under them.
     if (drawFrame(this.surface, { state: this.st, geometry: this.geometry, panes, backend: this.opts.host.kind, ...flags })) this.frames.full = true;
+    // When the frame was drawn and written: the timeline's 'frame' says when it began.
+    if (this.timeline) startupMark('drawn');
   }
 
   private setupSignals(surface: Surface): void {

@@ -13,13 +13,14 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-/** The start-up timeline teamux.log gave: each step's name and time, in order. */
-function timeline(log: string): Array<{ what: string; at: number }> {
+/** The start-up timeline teamux.log gave: each step's name, time and pages faulted by then, in order. */
+function timeline(log: string): Array<{ what: string; at: number; faults: number }> {
   const line = readFileSync(log, 'utf8').split('\n').find((l) => l.includes('start-up (ms since the process began): '));
   if (!line) return [];
   return line.slice(line.indexOf('began): ') + 8).split(', ').map((part) => {
-    const cut = part.lastIndexOf(' ');
-    return { what: part.slice(0, cut), at: Number(part.slice(cut + 1)) };
+    const m = /^(.+) (\d+) pf (\d+)$/.exec(part);
+    if (!m) throw new Error(`a start-up step not as "what MS pf FAULTS": ${part}`);
+    return { what: m[1]!, at: Number(m[2]), faults: Number(m[3]) };
   });
 }
 
@@ -48,10 +49,15 @@ describe('the first frame', () => {
     await started.stop();
     const names = steps.map((s) => s.what);
     // In order, as the screen went through them, each at a time since the process began.
-    for (const step of ['code', 'layout', 'team', 'run', 'set up', 'screen', 'first output', 'frame', 'panes', 'up']) expect(names).toContain(step);
+    for (const step of ['code', 'layout', 'team', 'run', 'set up', 'screen', 'first output', 'frame', 'drawn', 'panes', 'up']) expect(names).toContain(step);
     expect(names.indexOf('first output')).toBeLessThan(names.indexOf('frame'));
     expect(names.indexOf('screen')).toBeLessThan(names.indexOf('first output'));
-    for (let i = 1; i < steps.length; i++) expect(steps[i]!.at).toBeGreaterThanOrEqual(steps[i - 1]!.at);
+    for (let i = 1; i < steps.length; i++) {
+      expect(steps[i]!.at).toBeGreaterThanOrEqual(steps[i - 1]!.at);
+      expect(steps[i]!.faults).toBeGreaterThanOrEqual(steps[i - 1]!.faults);
+    }
+    // Node alone faults in a few thousand pages before any of teamux's code runs.
+    expect(steps[0]!.faults).toBeGreaterThan(500);
     // The panes were started with posix_spawn (native/pty-spawn.c, built by npm install), not forkpty.
     expect(readFileSync(log, 'utf8')).toContain('panes start with posix_spawn');
   }, 60_000);
