@@ -213,6 +213,24 @@ function tmuxHandle({ socket, untrack }, outer, started) {
   };
 }
 
+/**
+ * Node's floor (bench/lib/node-floor.cjs): node and node-pty start the panes and draw one frame with
+ * their titles and first output, in an outer terminal like the others. A reference, not a multiplexer.
+ */
+export function startNodeFloor(dir, { panes, cols, rows }) {
+  const started = clock();
+  const outer = new OuterTerminal(process.execPath, [path.join(REPO, 'bench', 'lib', 'node-floor.cjs'), JSON.stringify(panes), String(cols), String(rows)], { cols, rows, env: childEnv(), cwd: dir });
+  return {
+    kind: 'floor',
+    outer,
+    started,
+    pid: outer.pid,
+    async stop() {
+      await outer.stop('SIGTERM', 2_000);
+    },
+  };
+}
+
 /** Start a private tmux server with the panes, then attach a client in an outer terminal. */
 export function startTmux(dir, { panes, cols, rows }) {
   const server = newSocket();
