@@ -71,6 +71,18 @@ describe('layering', () => {
     expect(problems).toEqual([]);
   });
 
+  it('layers.zod-is-imported-only-through-protocol-zod', () => {
+    // protocol/zod.ts sets zod's options (jitless) before any schema exists: a direct import could
+    // make a schema first, with zod's defaults.
+    const problems: string[] = [];
+    for (const file of sources(SRC)) {
+      const rel = path.relative(SRC, file);
+      if (rel === path.join('protocol', 'zod.ts')) continue;
+      for (const spec of specifiers(readFileSync(file, 'utf8'))) if (/^zod(\/|$)/.test(spec)) problems.push(`${rel} imports ${spec} (import { z } from protocol/zod.js instead)`);
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('layers.the-blessed-check-catches-an-import', () => {
     // The check above reads specifiers this way; an import of blessed in any form is found.
     expect(specifiers("import blessed from 'blessed';\nimport type { Widgets } from 'blessed';\nconst b = await import('blessed');")).toEqual(['blessed', 'blessed', 'blessed']);

@@ -5,7 +5,7 @@
  * transcript that does not parse is moved aside (`.bad`) and reported, never fatal.
  */
 import { promises as fsp } from 'node:fs';
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 import { redact } from '../store/redact.js';
 import { ensureDir, parseJson, readText, writeJson } from '../store/fsx.js';
 import * as path from 'node:path';

@@ -3,7 +3,7 @@
  * `window` (default 24h). Checked here with a hint; normalized to the record team.json keeps
  * (protocol/budget.ts), which teamux's agents enforce.
  */
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 import { WINDOW_PATTERN, windowSeconds, type Budget } from '../protocol/budget.js';
 import { describeValue } from './messages.js';
 

@@ -3,7 +3,7 @@
  * failures narrowed to the branch the value was evidently aiming at, and a hint where one helps
  * (did-you-mean for keys and enum values, quoting for numbers meant as strings, a safe name).
  */
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 import { patternSource } from './messages.js';
 import { NAME_PATTERN } from './schema.js';
 import { didYouMean } from './suggest.js';

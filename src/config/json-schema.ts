@@ -3,7 +3,7 @@
  * can complete and check layouts as they are typed. `layouts/schema.json` is this text, written by
  * `scripts/gen-schema.mjs`; a test keeps the checked-in copy from going stale.
  */
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 import { LayoutSchema, MemberSchema } from './schema.js';
 
 /** The layout file's JSON Schema (draft 2020-12), describing the file as written. */

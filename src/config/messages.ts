@@ -3,7 +3,7 @@
  * map turns every raw issue into `expected <what>, got <value>`, so messages stay uniform whichever
  * schema raised them; schemas that know better (names, layouts) pass their own message to zod.
  */
-import type { z } from 'zod';
+import type { z } from '../protocol/zod.js';
 
 const MAX_SHOWN = 40;
 

@@ -4,7 +4,7 @@
  * (max_parallel, max_fix_rounds, story_cap). The schema is the source of the types and the messages;
  * `pipelineRoleProblems` checks the role lists against the roster, with the path of the bad entry.
  */
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 import { describeValue } from './messages.js';
 import { NAME_PATTERN } from '../protocol/types.js';
 import { didYouMean } from './suggest.js';

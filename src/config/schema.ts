@@ -5,7 +5,7 @@
  * dependencies, one binding per key) are refinements on the schema so any caller of
  * `LayoutSchema.safeParse` gets them. Paths on disk are not touched here; see load.ts.
  */
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 import { NAME_PATTERN } from '../protocol/types.js';
 import { OPERATOR } from '../protocol/operator.js';
 import { BudgetSchema } from './budget.js';

@@ -9,7 +9,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { LineCounter, parseDocument, isMap, isScalar, type Document } from 'yaml';
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 
 const STOP_REASONS = ['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'pause_turn', 'refusal'] as const;
 const ERROR_TYPES = [

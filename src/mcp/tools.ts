@@ -4,7 +4,7 @@
  * JSON input schema, a reply as a CallToolResult (a refusal or bad input is `isError` with the
  * reason in the text), and the instructions the server hands the client at initialize.
  */
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 import { ALL_OPS, opsFor } from '../ops/index.js';
 import { leadOf, type AnyOp, type Reply } from '../ops/op.js';
 import type { Member, TeamConfig } from '../protocol/types.js';

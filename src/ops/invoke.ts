@@ -4,7 +4,7 @@
  * then the op, with every failure — a refusal, bad input, a thrown bug — turned into an error reply
  * the caller can act on. Pure apart from the op it runs and the log line for a bug.
  */
-import type { z } from 'zod';
+import type { z } from '../protocol/zod.js';
 import type { Member } from '../protocol/types.js';
 import type { TeamStore } from '../store/team.js';
 import { failReply, type Reply } from './op.js';

@@ -4,7 +4,7 @@
  * refused with a reason. read_inbox leaves the cursor where it was until the reply has reached the
  * caller (its `delivered` step), so messages lost in transit are read again.
  */
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 import { accept, Name, refuse, type Message, type MessageType, type Outcome } from '../protocol/types.js';
 import type { FileProblem } from '../store/fsx.js';
 import type { Cursor } from '../store/inbox.js';

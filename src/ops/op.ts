@@ -6,7 +6,7 @@
  * lead-only mark, and a run function whose result is an Outcome carrying the protocol's refusal
  * reason. Ops may import the store and the protocol, nothing above them.
  */
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 import type { GateAnchor } from '../protocol/plan-gate.js';
 import type { DecisionSigner } from '../protocol/trust.js';
 import type { Member, Outcome, TeamConfig } from '../protocol/types.js';

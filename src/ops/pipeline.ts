@@ -3,7 +3,7 @@
  * pipeline retry`), teamux's lead agent and the MCP server. The store applies the pipeline's rules
  * (protocol/pipeline-retry.ts) under the pipeline lock; a refusal carries the reason and what to do.
  */
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 import { OPERATOR } from '../protocol/operator.js';
 import { StoryId } from '../protocol/pipeline-fields.js';
 import { defineOp, oneLine } from './op.js';

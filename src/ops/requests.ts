@@ -7,7 +7,7 @@
  * (the CLI, any other MCP client) is refused `unsigned` before anything is written. Plan status counts an answer only when its signature checks out against the caller's
  * start-time anchor; without one, the recorded status is reported, marked unverified.
  */
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 import { gateAnchorAtStart, memberPlanStatus, untrustedReason } from '../protocol/plan-gate.js';
 import { currentPlan, type PlanStatus } from '../protocol/requests.js';
 import { OPERATOR } from '../protocol/trust.js';

@@ -18,7 +18,7 @@
  * watcher never reads half of one.
  */
 import * as path from 'node:path';
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 import { SpawnRequest } from '../protocol/spawn.js';
 import { accept, Name, refuse } from '../protocol/types.js';
 import { writeSpawnRequest } from '../store/spawns.js';

@@ -4,7 +4,7 @@
  * of the store, which checks the transition's legal source status under the task's lock, so the CLI
  * verbs, teamux's agent tools and the MCP tools share one behaviour and one set of refusals.
  */
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 import { Name, type Task } from '../protocol/types.js';
 import { actor, defineOp, oneLine } from './op.js';
 import { TaskIdInput } from './tasks.js';

@@ -3,7 +3,7 @@
  * calls: claims are locked, updates are compare-and-set on `revision` (a stale one is refused and the
  * caller re-reads), completion and release need ownership. create_task is the lead's.
  */
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 import { CriteriaInput, Finding, StoryInput, VerdictSchema } from '../protocol/pipeline.js';
 import { idList, isReady, openBlockers } from '../protocol/tasks.js';
 import { accept, TaskStatus, type Task } from '../protocol/types.js';

@@ -4,7 +4,7 @@
  * model call, store/usage.ts) inside the window; a budget is spent when either cap is reached. When
  * it is, teamux's agent stops calling the model until the window moves on.
  */
-import { z } from 'zod';
+import { z } from './zod.js';
 
 /** A budget as team.json keeps it: caps (null: none) and the window in seconds. */
 export const Budget = z.object({

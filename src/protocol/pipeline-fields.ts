@@ -3,7 +3,7 @@
  * findings, with the stage and verdict names. A leaf module (zod only), so the record types in
  * types.ts can use it without an import cycle; the rules are in pipeline.ts.
  */
-import { z } from 'zod';
+import { z } from './zod.js';
 
 /** The stages, in the order they run (fix goes back to verify). */
 export const STAGES = ['plan', 'prd', 'exec', 'verify', 'fix', 'report'] as const;

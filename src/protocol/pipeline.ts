@@ -7,7 +7,7 @@
  * do to a story. The store (src/store/pipeline.ts) applies these inside its transaction; nothing here
  * reads a file, so every rule is unit-tested on plain values.
  */
-import { z } from 'zod';
+import { z } from './zod.js';
 import { Finding, StageSchema, StoryId, TaskPipeline, VERDICTS, VerdictSchema, type Stage, type Verdict } from './pipeline-fields.js';
 import { accept, refuse, type Outcome, type Task } from './types.js';
 

@@ -3,7 +3,7 @@
  * atomically; the running multiplexer watches that folder, adds the member to team.json, opens its
  * pane and removes the file. Exactly one of `agent` and `command` is present.
  */
-import { z } from 'zod';
+import { z } from './zod.js';
 import { Name } from './types.js';
 
 /** One spawn request file. */

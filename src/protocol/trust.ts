@@ -8,7 +8,7 @@
  * tests share one verifier. The formats are in docs/protocol.md ("Signed plan decisions").
  */
 import { createHash, createHmac, createPublicKey, generateKeyPairSync, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
-import { z } from 'zod';
+import { z } from './zod.js';
 import type { ProtocolRequest } from './types.js';
 import { OPERATOR } from './operator.js';
 

@@ -3,7 +3,7 @@
  * messages, requests and events. zod is the single source of both the TypeScript types and the
  * messages shown when a file edited by hand does not parse. See docs/protocol.md.
  */
-import { z } from 'zod';
+import { z } from './zod.js';
 import { TaskPipeline } from './pipeline-fields.js';
 import { Budget } from './budget.js';
 import { ResponseSignature } from './trust.js';

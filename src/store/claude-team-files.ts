@@ -8,7 +8,7 @@
  */
 import { promises as fsp, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 
 /** A member as Claude Code's config.json lists it. */
 export interface ClaudeTeamMember {

@@ -8,7 +8,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 import { appendLines, ensureDir, parseJson, readText, writeJson } from './fsx.js';
 import { withLock } from './lock.js';
 import { safeName, type TeamPaths } from './paths.js';

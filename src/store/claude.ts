@@ -7,7 +7,7 @@
  */
 import { chmod } from 'node:fs/promises';
 import * as path from 'node:path';
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 import { atomicWrite, ensureDir, parseJson, readText, writeJson } from './fsx.js';
 import { withLock } from './lock.js';
 import type { TeamPaths } from './paths.js';

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 import {
   Certificate, certificateValid, Enrolment, enrolmentValid, issueCertificate, keyId, leadSigner, makeEnrolment, newKeyPair, parsePublicKey, rootSigner,
   type DecisionSigner, type KeyPair, type TrustAnchor,

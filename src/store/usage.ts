@@ -5,7 +5,7 @@
  * its tokens and Claude Code's own cost. This file reads and appends those records; pricing and
  * budget rules live elsewhere (protocol/pricing.ts, protocol/budget.ts).
  */
-import { z } from 'zod';
+import { z } from '../protocol/zod.js';
 import type { Spend } from '../protocol/report.js';
 import { readClaudeActivity } from './claude.js';
 import { appendLine, ensureDir, parseJson, readText } from './fsx.js';

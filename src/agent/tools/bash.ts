@@ -5,7 +5,7 @@
  * credentials. Output is cut to a head and a tail with a note on what was left out.
  */
 import { spawn } from 'node:child_process';
-import { z } from 'zod';
+import { z } from '../../protocol/zod.js';
 import { defineTool, fail, ok, oneLine } from './types.js';
 
 /** Characters of output kept: half from the start, half from the end. */

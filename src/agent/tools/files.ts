@@ -5,7 +5,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
+import { z } from '../../protocol/zod.js';
 import { defineTool, fail, ok, oneLine, type AnyTool } from './types.js';
 
 /** The most characters a read returns before cutting. */

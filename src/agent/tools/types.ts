@@ -7,7 +7,7 @@
  * into a result.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import { z } from 'zod';
+import { z } from '../../protocol/zod.js';
 import { compactJson, oneLine, type AnyOp, type OpContext, type Reply } from '../../ops/op.js';
 import type { Member } from '../../protocol/types.js';
 
