@@ -198,6 +198,7 @@ export function compileTerminfoLazily(): void {
   const proto = BlessedTput.prototype;
   if (proto[LAZY_TERMINFO as unknown as string]) return;
   Object.defineProperty(proto, LAZY_TERMINFO, { value: true });
+  readBundledTerminfo(proto);
   const compileNow = proto._compile;
   proto._compile = function lazyCompile(this: { options: { stringify?: boolean } }, info: unknown, key: string, str: unknown) {
     // Strings are all that is compiled; two keys read a file and `stringify` wants values, not functions.
@@ -209,6 +210,35 @@ export function compileTerminfoLazily(): void {
       return compiled.apply(this, args);
     };
   };
+}
+
+/**
+ * The screen always draws for xterm-256color (TerminalScreen's `terminal`), so its description is
+ * read from the copy blessed ships, not looked up in the system's terminfo folders: ncurses 6.1 and
+ * later write that entry in the extended (32-bit) format, which blessed's reader cannot parse. It
+ * read and rejected the system's file on every start (an AssertionError built and caught), then read
+ * its own. Now it reads its own at once, and the screen's capabilities are the same on every system.
+ * Any other terminal name, or termcap, is set up as blessed does.
+ */
+function readBundledTerminfo(proto: typeof BlessedTput.prototype): void {
+  const setup = proto.setup;
+  proto.setup = function setupFromBundledXterm(this: BlessedTputSetup): unknown {
+    if (this.termcap || this.terminal !== 'xterm-256color') return setup.call(this);
+    try {
+      this.error = null;
+      return this._useInternalInfo(this.terminal);
+    } catch {
+      return setup.call(this);
+    }
+  };
+}
+
+/** What readBundledTerminfo uses of a Tput. */
+interface BlessedTputSetup {
+  termcap: unknown;
+  terminal: string;
+  error: Error | null;
+  _useInternalInfo(name: string): unknown;
 }
 
 function subscribe<T>(set: Set<T>, listener: T): Unsubscribe {

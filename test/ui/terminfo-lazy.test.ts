@@ -1,6 +1,7 @@
 // blessed's terminfo capabilities are compiled when first used (ui/screen.ts compileTerminfoLazily), not all
 // ~960 when a screen is made: every capability must still give the same bytes as blessed's own eager compile,
-// which a separate Node process (without the patch) computes for the same parameters.
+// which a separate Node process (without the patch) computes for the same parameters, from the same file
+// (blessed's own xterm-256color, which the screen always reads: ui/screen.ts readBundledTerminfo).
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +20,7 @@ module.exports = (tput) => {
   }
   return out;
 };
-if (require.main === module) process.stdout.write(JSON.stringify(module.exports(new Tput({ terminal: 'xterm-256color', extended: true }))));
+if (require.main === module) process.stdout.write(JSON.stringify(module.exports(new Tput({ terminal: 'xterm-256color', extended: true, terminfoFile: require.resolve('blessed/usr/xterm-256color') }))));
 `;
 
 describe('terminfo', () => {
@@ -45,5 +46,20 @@ describe('terminfo', () => {
     expect(Object.keys(eager).length).toBeGreaterThan(100);
     expect(lazy).toEqual(eager);
     expect(lazy.cursor_address).toBe('\x1b[4;8H');
+  });
+
+  it('terminfo.xterm-256color-is-read-from-blesseds-copy-without-a-failed-parse', () => {
+    compileTerminfoLazily();
+    const require = createRequire(`${REPO}/package.json`);
+    const Tput = require('blessed/lib/tput') as new (o: object) => { error: Error | null; info: { file: string; name: string } };
+    // Not the system's entry (ncurses 6.1+ writes it in a format blessed's reader rejects): no
+    // failed parse first, and the same description on every system.
+    const tput = new Tput({ terminal: 'xterm-256color' });
+    expect(tput.error).toBeNull();
+    expect(tput.info.file).toBe(require.resolve('blessed/usr/xterm-256color'));
+    expect(tput.info.name).toBe('xterm-256color');
+    // Another terminal is looked up as blessed does.
+    const other = new Tput({ terminal: 'xterm' });
+    expect(other.info.file).not.toBe(require.resolve('blessed/usr/xterm-256color'));
   });
 });
