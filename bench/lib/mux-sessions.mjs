@@ -218,8 +218,20 @@ function tmuxHandle({ socket, untrack }, outer, started) {
  * their titles and first output, in an outer terminal like the others. A reference, not a multiplexer.
  */
 export function startNodeFloor(dir, { panes, cols, rows }) {
+  return floorHandle(dir, ['frame', JSON.stringify(panes), String(cols), String(rows)], cols, rows);
+}
+
+/**
+ * Node's floor for keystroke echo (bench/lib/node-floor.cjs relay): the first pane's argv in a pty,
+ * the outer terminal's raw input passed to it and its output straight back. A reference, not a multiplexer.
+ */
+export function startNodeRelay(dir, { panes, cols, rows }) {
+  return floorHandle(dir, ['relay', JSON.stringify(panes[0].argv)], cols, rows);
+}
+
+function floorHandle(dir, args, cols, rows) {
   const started = clock();
-  const outer = new OuterTerminal(process.execPath, [path.join(REPO, 'bench', 'lib', 'node-floor.cjs'), JSON.stringify(panes), String(cols), String(rows)], { cols, rows, env: childEnv(), cwd: dir });
+  const outer = new OuterTerminal(process.execPath, [path.join(REPO, 'bench', 'lib', 'node-floor.cjs'), ...args], { cols, rows, env: childEnv(), cwd: dir });
   return {
     kind: 'floor',
     outer,
