@@ -4,7 +4,7 @@
  * leaves its clients waiting forever; the bridge must never wait with them. A command that passes its
  * deadline resolves as a failure (`timedOut`, code -1) at the deadline and is logged to teamux.log
  * with its command line; ExecTmuxRunner's own timeout (set to the same deadline) kills the waiting
- * client. It owns no state beyond the runner it wraps.
+ * client, and a client it killed is no answer either (it says `timedOut` too). It owns no state beyond the runner it wraps.
  */
 import type { Log } from '../store/log.js';
 import type { TmuxResult, TmuxRunner } from '../host/tmux/runner.js';
@@ -22,6 +22,9 @@ export function timedOut(r: TmuxResult): r is TimedOutResult {
   return (r as Partial<TimedOutResult>).timedOut === true;
 }
 
+/** What the deadline's timer resolves with. */
+const LATE = Symbol('tmux deadline');
+
 /** `runner` with a deadline of `ms` on each run(); a timeout is logged with the command line. */
 export function withDeadline(runner: TmuxRunner, log: Log, ms: number = TMUX_DEADLINE_MS): TmuxRunner {
   return {
@@ -30,15 +33,16 @@ export function withDeadline(runner: TmuxRunner, log: Log, ms: number = TMUX_DEA
     run(args) {
       const started = Date.now();
       let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<TmuxResult>((resolve) => {
-        timer = setTimeout(() => resolve({ stdout: '', stderr: '', code: -1 }), ms);
+      const late = new Promise<typeof LATE>((resolve) => {
+        timer = setTimeout(() => resolve(LATE), ms);
         timer.unref?.();
       });
       return Promise.race([runner.run(args), late]).then((r) => {
         clearTimeout(timer);
-        // Whatever comes at the deadline or after it is the deadline's: ExecTmuxRunner's own timeout
-        // kills the waiting client then, and tmux's client exits 0 on SIGTERM, as if it had an answer.
-        if (Date.now() - started < ms) return r;
+        // The deadline's own timer, or a runner that gave up waiting itself (ExecTmuxRunner kills its
+        // client at its timeout, and tmux's client exits 0 on SIGTERM): no answer either way. Told
+        // apart by what came, not by the clock.
+        if (r !== LATE && !r.timedOut) return r;
         log.warn(`tmux command timed out after ${((Date.now() - started) / 1000).toFixed(1)} s (deadline ${ms / 1000} s; is the tmux server stopped or wedged?): tmux ${args.join(' ')}`);
         const out: TimedOutResult = { stdout: '', stderr: `tmux did not answer within ${ms / 1000} s`, code: -1, timedOut: true };
         return out;

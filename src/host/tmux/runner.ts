@@ -16,6 +16,8 @@ export interface TmuxResult {
   stdout: string;
   stderr: string;
   code: number;
+  /** Set when tmux did not answer in time and its client was killed (code -1): no answer, not a failure. */
+  timedOut?: true;
 }
 
 /** A running `tmux -C` client: lines in on stdin, protocol bytes out on stdout. */
@@ -78,11 +80,13 @@ export class ExecTmuxRunner implements TmuxRunner {
 
   run(args: readonly string[]): Promise<TmuxResult> {
     return new Promise((resolve) => {
-      execFile(
+      const child = execFile(
         this.tmux,
         [...args],
         { env: this.env, cwd: this.cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: this.timeoutMs },
         (error, stdout, stderr) => {
+          // Killed at the timeout: tmux's client exits 0 on SIGTERM, which must not read as an answer.
+          if (child.killed) return resolve({ stdout: stdout ?? '', stderr: `tmux did not answer within ${this.timeoutMs / 1000} s`, code: -1, timedOut: true });
           if (!error) return resolve({ stdout, stderr, code: 0 });
           const code = typeof error.code === 'number' ? error.code : -1;
           resolve({ stdout: stdout ?? '', stderr: stderr || error.message, code });
