@@ -54,7 +54,11 @@ describe('tmux commands of the bridge process have a deadline (real tmux server,
     await waitFor(() => log().includes('(session there)'), 'the bridge serving, having seen the session', 30_000);
     process.kill(serverPid, 'SIGSTOP');
     // The session poll passes its deadline: logged with the command, and the bridge goes on.
-    await waitFor(() => (log().match(/tmux command timed out after [\d.]+ s \(deadline 1 s.*has-session -t =test/g) ?? []).length >= 2, 'two has-session timeouts in teamux.log', 60_000);
+    // On a timeout, the error carries the bridge's log, so a failure on CI can be read.
+    await waitFor(() => (log().match(/tmux command timed out after [\d.]+ s \(deadline 1 s.*has-session -t =test/g) ?? []).length >= 2, 'two has-session timeouts in teamux.log', 60_000)
+      .catch((err: Error) => {
+        throw new Error(`${err.message}; the bridge ${ended === undefined ? 'still runs' : `ended with ${ended}`}; teamux.log ends:\n${log().split('\n').slice(-25).join('\n')}`);
+      });
     expect(ended, 'the bridge took a silent server for a gone session').toBeUndefined();
     expect(existsSync(spec.socket)).toBe(true);
     // A pane change on the stopped server fails with an error in time instead of hanging.
