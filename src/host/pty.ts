@@ -19,6 +19,14 @@ interface ReadHandle {
   readStart(): number;
 }
 
+/** The parts of node-pty's read stream (a tty.ReadStream) a pane uses. */
+interface ReadSocket {
+  destroyed?: boolean;
+  _handle?: Partial<ReadHandle> | null;
+  _readableState?: { decoder?: StringDecoder | null };
+  on(event: 'end', listener: () => void): void;
+}
+
 /**
  * A read this long means the process is streaming (a read returns what the kernel holds: a line
  * printer's reads are a line, a `cat`'s are kilobytes): its reads are never held, or it would be read
@@ -81,8 +89,8 @@ class PtyPane implements PaneProcess {
   }
 
   // node-pty's read stream (a tty.ReadStream over the master's descriptor)
-  private socket(): { on(event: 'end', listener: () => void): void; _readableState?: { decoder?: StringDecoder | null } } | null {
-    return (this.term as unknown as { _socket?: ReturnType<PtyPane['socket']> })._socket ?? null;
+  private socket(): ReadSocket | null {
+    return (this.term as unknown as { _socket?: ReadSocket })._socket ?? null;
   }
 
   get pid(): number {
@@ -185,6 +193,13 @@ class PtyPane implements PaneProcess {
     this.applyReading();
   }
 
+  /** Read on whatever held or paused the pane (it is ending): its exit waits on its output being read. */
+  private readFreely(): void {
+    this.held = false;
+    this.paused = false;
+    this.applyReading();
+  }
+
   /** Stop or start reading the descriptor as held and paused say; tell the exit gate. */
   private applyReading(): void {
     const stop = this.held || this.paused;
@@ -204,7 +219,7 @@ class PtyPane implements PaneProcess {
   // node-pty reads the master side through a tty.ReadStream; its libuv handle stops and starts
   // reading the descriptor, and `reading` is the flag net.Socket keeps of whether it should
   private readHandle(): ReadHandle | null {
-    const socket = (this.term as unknown as { _socket?: { destroyed?: boolean; _handle?: Partial<ReadHandle> | null } })._socket;
+    const socket = this.socket();
     const handle = socket?._handle;
     if (!socket || socket.destroyed || typeof handle?.readStop !== 'function' || typeof handle.readStart !== 'function') return null;
     return handle as ReadHandle;
@@ -216,8 +231,7 @@ class PtyPane implements PaneProcess {
     if (signal === 'SIGKILL' || signal === 'SIGTERM' || signal === 'SIGHUP') {
       this.dropQueuedInput();
       // and is read to its end without waiting for a frame: its exit is told once it has been read
-      [this.held, this.paused] = [false, false];
-      this.applyReading();
+      this.readFreely();
     }
     try {
       // Signal the whole process group, so a shell's children go too.
@@ -236,8 +250,7 @@ class PtyPane implements PaneProcess {
   }
 
   dispose(): void {
-    [this.held, this.paused] = [false, false];
-    this.applyReading();
+    this.readFreely();
     for (const s of this.subscriptions.splice(0)) s.dispose();
     this.exitListeners.clear();
   }
