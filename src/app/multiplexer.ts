@@ -10,7 +10,7 @@
 import type { PaneSpec } from '../host/types.js';
 import { systemClock, type Clock, type ClockTimer } from '../host/clock.js';
 import type { Effect, MuxEvent } from '../mux/events.js';
-import { encodeForPane } from '../mux/input.js';
+import { encodeForPane, plainKeyTarget } from '../mux/input.js';
 import { reduce } from '../mux/reduce.js';
 import { awaiting, focusedPane, initialState, layoutOf, type MemberLaunch, type MuxState } from '../mux/state.js';
 import { OPERATOR } from '../protocol/operator.js';
@@ -363,6 +363,7 @@ export class Multiplexer {
     pane.endsOnApproval = m.cli === 'claude';
     pane.restartEnv = m.restartEnv ?? null;
     pane.speaksProtocol = m.speaksProtocol;
+    pane.echoAhead = this.showEchoAhead;
     this.live.set(id, pane);
     this.relayoutSoon();
     let started!: () => void;
@@ -409,6 +410,33 @@ export class Multiplexer {
     else if (cause !== 'change') this.outputSeen?.();
   }
 
+  /**
+   * A printable key typed alone goes straight to the focused pane when the reducer would only pass it
+   * through (plainKeyTarget): the same `type` effect, without the tokenizer, the event and the reducer
+   * on the echo's path. Otherwise (false) it takes the whole route.
+   */
+  private typePlainKey(key: string): boolean {
+    if (this.finishing) return false;
+    const id = plainKeyTarget(this.st, key);
+    if (id === null) return false;
+    this.guarded('type', () => this.apply({ kind: 'type', pane: id, raw: key }));
+    return true;
+  }
+
+  /**
+   * A key's echo in the focused pane, shown on the terminal before its parse (Pane.echoAhead): where
+   * the pane is drawn as it is (no overlay, prompt or scroll mode, the screen big enough) and the text
+   * fits inside it. The surface writes it only where the terminal's cursor is known to be there.
+   */
+  private readonly showEchoAhead = (pane: Pane, at: { x: number; y: number }, text: string): void => {
+    const s = this.st;
+    if (!this.drawing || !this.surface || this.finishing || s.help || s.reader || s.prompt || this.geometry.tooSmall) return;
+    const p = s.panes[s.focused];
+    const r = this.geometry.panes[s.focused];
+    if (!p || !r || p.id !== pane.name || p.scrollMode || at.x + text.length >= r.width || at.y + 1 >= r.height) return;
+    this.surface.echoAt(r.left + at.x, r.top + 1 + at.y, text);
+  };
+
   private frame(flags: FrameFlags): void {
     if (!this.surface) return;
     if (this.timeline) startupMark('frame');
@@ -421,6 +449,7 @@ export class Multiplexer {
 
   private setupSignals(surface: Surface): void {
     const subs = [
+      surface.takePlainKeys((key) => this.typePlainKey(key)),
       surface.onInput((token) => this.dispatch({ kind: 'input', token, terms: termFactsFor(token, this.live, focusedPane(this.st)?.id) })),
       surface.onResize((cols, rows) => this.dispatch({ kind: 'resize', cols, rows })),
       // The terminal can also go away as end-of-file on its input, with or without a SIGHUP.

@@ -18,6 +18,12 @@ import type { HoldableSource } from './read-holds.js';
 /** Output this soon after a key is taken as its echo and drawn at once (ms). */
 export const ECHO_WINDOW_MS = 50;
 
+/** The longest output looked at as an echo that may be shown ahead of its parse (Pane.echoAhead). */
+export const ECHO_AHEAD_MAX = 64;
+
+/** Printable ASCII only: what may be shown ahead of its parse. */
+const PLAIN_TEXT = /^[\x20-\x7e]+$/;
+
 /** The scrollback each pane keeps by default, in lines (the layout's `scrollback`). */
 export const SCROLLBACK_LINES = 5_000;
 
@@ -53,6 +59,11 @@ export class Pane {
   lastTypedAt = 0;
   /** Whether the process has printed anything (the first frame waits for it a moment). */
   printed = false;
+  /**
+   * Shows a key's echo on the screen before the emulator parses it (the multiplexer sets it): called
+   * with this pane, where the emulator's cursor is and the text, for plain echoes only (showEchoAhead).
+   */
+  echoAhead: ((pane: Pane, at: { x: number; y: number }, text: string) => void) | null = null;
   /** Environment merged over the spec's for each process after the first (a fresh enrolment token). */
   restartEnv: (() => Record<string, string>) | null = null;
   /** A process was started or adopted here before. */
@@ -130,7 +141,7 @@ export class Pane {
     }
     // A process found running (a tmux window opened elsewhere) takes this pane's size, as a started one does.
     proc.resize(this.term.cols, this.term.rows);
-    this.procSubs.push(pipeToTerminal(proc, this.term, () => this.markParsed()));
+    this.procSubs.push(pipeToTerminal(proc, this.term, () => this.markParsed(), { beforeParse: (data) => this.showEchoAhead(data) }));
     this.procSubs.push(proc.onExit((e) => {
       this.exit = e;
       this.life = 'exited';
@@ -223,6 +234,18 @@ export class Pane {
     const echo = this.echoDue !== 0 && this.clock.now() <= this.echoDue;
     this.echoDue = 0;
     this.onChange(echo ? 'echo' : 'output', this.proc ?? undefined);
+  }
+
+  /**
+   * Output that is a key's echo (the first within ECHO_WINDOW_MS of it), printable ASCII that the
+   * emulator will print as it is at its cursor, is handed to echoAhead before it is parsed: the screen
+   * can put it on the terminal at once, and the frame after the parse only confirms it.
+   */
+  private showEchoAhead(data: string | Uint8Array): void {
+    if (this.echoAhead === null || this.echoDue === 0 || typeof data !== 'string' || data.length > ECHO_AHEAD_MAX) return;
+    if (this.clock.now() > this.echoDue || !PLAIN_TEXT.test(data)) return;
+    const at = this.term.plainPrintAt(data.length);
+    if (at) this.echoAhead(this, at, data);
   }
 
   /** Release the process's listeners (the process itself is the host's). */

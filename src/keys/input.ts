@@ -120,6 +120,11 @@ export class InputTokenizer {
     return [...raw].map((ch) => ({ kind: 'key' as const, raw: ch, name: keyName(ch) }));
   }
 
+  /** True when nothing is in progress: no sequence waiting for its rest, no paste being collected. */
+  get idle(): boolean {
+    return this.pending === '' && this.pasting === null;
+  }
+
   /** True when bytes are waiting for the rest of a sequence. */
   get hasPending(): boolean {
     return this.pending !== '' && this.pasting === null;

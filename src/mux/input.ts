@@ -65,6 +65,20 @@ export function inputStep(s: MuxState, tok: InputToken, terms: Readonly<Record<s
   }
 }
 
+/**
+ * The pane that one printable ASCII key (0x20-0x7e, alone) goes to unchanged, or null when the key
+ * must take the whole route (inputStep). For such a key, inputStep passes it through and changes no
+ * state exactly when: the screen is not finishing, no overlay or prompt is open, the prefix is not
+ * pending and the key is not the prefix, and the focused pane is live and not in scroll mode. The
+ * screen then writes it straight to that pane, without tokenizing or reducing it: the echo's path
+ * (test/mux/plain-keys.test.ts holds the two to the same answer).
+ */
+export function plainKeyTarget(s: MuxState, key: string): string | null {
+  if (s.finished || s.help || s.reader || s.prompt || s.mode !== 'attach' || key === s.cfg.keys.prefixBytes) return null;
+  const pane = focusedPane(s);
+  return pane && !pane.scrollMode && pane.life !== 'exited' ? pane.id : null;
+}
+
 /** Keys while a prompt is open: edit, submit or cancel. */
 function promptToken(s: MuxState, tok: InputToken): Step {
   const prompt = s.prompt!;

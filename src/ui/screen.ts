@@ -15,7 +15,8 @@ import { InputTokenizer, type InputToken } from '../keys/input.js';
 import type { Clock, ClockTimer } from '../host/clock.js';
 import { installBlessedAttrs, type BlessedScreenInternals } from './blessed-attrs.js';
 import { drawnCells } from './blessed-draw.js';
-import type { CellGrid, GridLine, Surface, SurfaceCursor, Unsubscribe } from './surface.js';
+import { ShownRow } from './shown-cells.js';
+import { markChanged, type CellGrid, type GridLine, type Surface, type SurfaceCursor, type Unsubscribe } from './surface.js';
 import { TerminalGuard } from './terminal-guard.js';
 import { frameBytes, FrameWriter, type CursorCodes } from './frame-write.js';
 
@@ -67,8 +68,16 @@ export class TerminalScreen implements Surface {
   private readonly inputListeners = new Set<(t: InputToken) => void>();
   private readonly resizeListeners = new Set<(cols: number, rows: number) => void>();
   private readonly endListeners = new Set<() => void>();
+  private plainKeys: ((key: string) => boolean) | null = null;
   private readonly onData = (chunk: Buffer): void => {
-    this.emit(this.tokenizer.feed(this.decoder.write(chunk)));
+    const text = this.decoder.write(chunk);
+    // One printable key with nothing in progress (typing) may go straight to its pane: the echo waits
+    // for that write, and the tokenizer and the reducer would only pass it through.
+    if (text.length === 1 && this.plainKeys !== null && this.tokenizer.idle) {
+      const c = text.charCodeAt(0);
+      if (c >= 0x20 && c <= 0x7e && this.plainKeys(text)) return;
+    }
+    this.emit(this.tokenizer.feed(text));
     this.clock.clearTimeout(this.escTimer);
     this.escTimer = this.tokenizer.hasPending ? this.clock.setTimeout(() => {
       this.escTimer = null;
@@ -146,6 +155,40 @@ export class TerminalScreen implements Surface {
     }
   }
 
+  /**
+   * An echo written ahead of its frame (see Surface.echoAt). It is written only where the bytes alone
+   * are known to put exactly these cells on the terminal: the terminal's cursor shown at (x, y), nothing
+   * of blessed's queued, the default attribute in effect (every frame ends with it), the text ending
+   * before the last column (no wrap), and no cell it covers or ends beside holding half of a wide
+   * character. The cells are then recorded as shown and marked changed, and the cursor as moved: the
+   * frame that follows sends nothing for them when the painted grid agrees, and redraws them when not.
+   */
+  echoAt(x: number, y: number, text: string): boolean {
+    const shown = this.shownCursor;
+    if (shown.hidden || shown.x !== x || shown.y !== y || this.program._buf !== '') return false;
+    const end = x + text.length;
+    const row = this.internals.olines[y];
+    const line = this.grid.lines[y];
+    if (text.length === 0 || !(row instanceof ShownRow) || !line || line.length !== row.length || end >= row.length) return false;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x20 || c > 0x7e) return false;
+    }
+    // a wide character's right half is '' (unknown cells too): one inside the span, at x (its left half
+    // before x) or at the end (its left half the span's last cell) would be cut by the write
+    for (let i = x; i <= end; i++) if (row.texts[i] === '') return false;
+    this.writer.write(text);
+    const attr = this.internals.dattr;
+    for (let i = 0; i < text.length; i++) {
+      row.attrs[x + i] = attr;
+      row.texts[x + i] = text[i]!;
+    }
+    markChanged(line, x, end - 1);
+    shown.x = end;
+    this.program.x = end;
+    return true;
+  }
+
   bell(): void {
     this.output.write('\x07');
   }
@@ -156,6 +199,11 @@ export class TerminalScreen implements Surface {
 
   onInput(listener: (token: InputToken) => void): Unsubscribe {
     return subscribe(this.inputListeners, listener);
+  }
+
+  takePlainKeys(take: (key: string) => boolean): Unsubscribe {
+    this.plainKeys = take;
+    return { dispose: () => void (this.plainKeys === take && (this.plainKeys = null)) };
   }
 
   onResize(listener: (cols: number, rows: number) => void): Unsubscribe {

@@ -61,6 +61,17 @@ export interface Surface extends CellGrid {
   /** Set the terminal's title (the caller passes text that is safe to show). */
   title(text: string): void;
   onInput(listener: (token: InputToken) => void): Unsubscribe;
+  /**
+   * Offer each printable ASCII key (0x20-0x7e) typed alone, with no sequence or paste in progress, to
+   * `take` before it is tokenized; a key it takes (returns true) is not passed to onInput.
+   */
+  takePlainKeys(take: (key: string) => boolean): Unsubscribe;
+  /**
+   * Write printable ASCII at (x, y) now, ahead of the frame that will show it, where that is known to
+   * put exactly those cells on the terminal; the next flush sends them again only if the grid then
+   * disagrees. Returns whether it wrote.
+   */
+  echoAt(x: number, y: number, text: string): boolean;
   onResize(listener: (cols: number, rows: number) => void): Unsubscribe;
   /** The input ended (the terminal went away). */
   onEnd(listener: () => void): Unsubscribe;

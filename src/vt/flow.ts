@@ -73,6 +73,12 @@ export class FlowController implements Disposable {
   }
 }
 
+/** How a source is piped into its emulator: the watermarks, and who sees each chunk first. */
+export interface PipeOptions extends FlowOptions {
+  /** Called with each chunk just before the emulator is given it (a key's echo shown ahead of its parse). */
+  beforeParse?: (data: string | Uint8Array) => void;
+}
+
 /**
  * Feed every chunk of source into term, pausing the source while the emulator's backlog is above
  * the high watermark. onParsed fires after each chunk is parsed (mark the pane dirty there).
@@ -81,7 +87,7 @@ export function pipeToTerminal(
   source: ByteSource,
   term: PaneTerminal,
   onParsed?: () => void,
-  options?: FlowOptions,
+  options?: PipeOptions,
 ): Disposable {
   const flow = new FlowController(source, options);
   let live = true;
@@ -90,7 +96,9 @@ export function pipeToTerminal(
     flow.update(term.pendingBytes);
     onParsed?.();
   };
+  const beforeParse = options?.beforeParse;
   const subscription = source.onData((data) => {
+    beforeParse?.(data);
     term.write(data, afterParse);
     flow.update(term.pendingBytes);
   });

@@ -30,6 +30,7 @@ import {
   registerEscHook,
   registerParamsHook,
   isCursorHidden,
+  printsPlainly,
   markUserInput,
   mouseEncodingOf,
   onNormalLinesEvicted,
@@ -314,6 +315,20 @@ export class PaneTerminal implements Disposable {
     const x = Math.min(buffer.cursorX, this.term.cols - 1);
     const visible = !isCursorHidden(this.term) && y >= 0 && y < this.term.rows;
     return { x, y, visible };
+  }
+
+  /**
+   * Where `length` printable ASCII characters written now would go, in viewport coordinates, when the
+   * emulator would print them as they are (printsPlainly: between sequences, the default attribute, no
+   * insert mode or character set), with nothing unparsed before them, the live screen in view and room
+   * before the last column (no wrap); null otherwise. A screen may show such an echo before it is parsed.
+   */
+  plainPrintAt(length: number): { x: number; y: number } | null {
+    if (this.pending > 0 || this.isScrolledBack) return null;
+    const buffer = this.buffers.active;
+    const x = buffer.cursorX;
+    if (x + length >= this.term.cols || !printsPlainly(this.term)) return null;
+    return { x, y: buffer.cursorY };
   }
 
   /** The user typed into this pane: parse the echo that follows without deferring it. */

@@ -48,11 +48,15 @@ export interface RawParams {
 }
 
 interface XtermCore {
-  coreService?: { isCursorHidden?: boolean; decPrivateModes?: { applicationCursorKeys?: boolean } };
+  coreService?: { isCursorHidden?: boolean; decPrivateModes?: { applicationCursorKeys?: boolean }; modes?: { insertMode?: boolean } };
+  _charsetService?: { charset?: unknown };
   registerCsiHandler?(id: IFunctionIdentifier, callback: (params: RawParams) => boolean | Promise<boolean>): IDisposable;
   registerEscHandler?(id: IFunctionIdentifier, callback: () => boolean | Promise<boolean>): IDisposable;
   buffer?: { lines?: { get?(index: number): object | undefined }; scrollTop?: number; scrollBottom?: number; x?: number; y?: number };
-  _inputHandler?: { _parser?: { setExecuteHandler?(flag: string, callback: () => boolean): void } };
+  _inputHandler?: {
+    _parser?: { currentState?: number; setExecuteHandler?(flag: string, callback: () => boolean): void };
+    _curAttrData?: { fg?: number; bg?: number };
+  };
   buffers?: { normal?: { lines?: object } };
   _writeBuffer?: { handleUserInput?(): void };
   coreMouseService?: {
@@ -81,6 +85,20 @@ export function mouseEncodingOf(terminal: Terminal): MouseEncoding {
 export function applicationCursorKeysOf(terminal: Terminal): boolean {
   const mode = coreOf(terminal).coreService?.decPrivateModes?.applicationCursorKeys;
   return typeof mode === 'boolean' ? mode : terminal.modes.applicationCursorKeysMode;
+}
+
+/**
+ * Whether printable ASCII written now would be printed as it is, in the default attribute: the parser
+ * is between sequences (its ground state, 0), the current attribute is the default one (fg and bg 0;
+ * any colour, flag or extended attribute sets a bit in one of them), insert mode is off and no
+ * character set translates (DEC special graphics turns letters into line drawing). False when this
+ * version of xterm does not show these.
+ */
+export function printsPlainly(terminal: Terminal): boolean {
+  const core = coreOf(terminal);
+  const input = core._inputHandler;
+  const attr = input?._curAttrData;
+  return input?._parser?.currentState === 0 && attr?.fg === 0 && attr.bg === 0 && core.coreService?.modes?.insertMode === false && core._charsetService !== undefined && core._charsetService.charset === undefined;
 }
 
 /** Whether the application hid the cursor (DECTCEM `CSI ? 25 l`). */

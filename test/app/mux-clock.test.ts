@@ -173,6 +173,59 @@ describe('frame pacing of a pane', () => {
     await h.see('FLOOD-1');
   });
 
+  /** Record each write to the terminal, with whether `pane` had parsed `parsedWhen` at that moment. */
+  function recordWrites(h: MuxHarness, id: string, parsedWhen: string): Array<{ text: string; parsed: boolean }> {
+    const pane = h.mux.panes.find((p) => p.name === id)!;
+    const output = h.tty.output;
+    const write = output.write.bind(output) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    const writes: Array<{ text: string; parsed: boolean }> = [];
+    output.write = ((chunk: unknown, ...rest: unknown[]) => {
+      writes.push({ text: String(chunk), parsed: pane.screenText().join('\n').includes(parsedWhen) });
+      return write(chunk, ...rest);
+    }) as typeof output.write;
+    return writes;
+  }
+
+  it('clock.a-plain-echo-reaches-the-terminal-before-its-parse-and-its-frame-adds-nothing', async () => {
+    const h = await quietHarness(['alice']);
+    const id = h.mux.state.panes[h.mux.state.focused]!.id;
+    const proc = h.host.proc(id);
+    proc.emit('READY$ ');
+    await h.see('READY$');
+    await h.clock.advance(100);
+    const writes = recordWrites(h, id, 'READY$ k');
+    h.type('k');
+    await waitFor(() => proc.input.includes('k'), 'the key to reach the pane');
+    proc.emit('k');
+    await h.see('READY$ k');
+    await h.clock.advance(100);
+    await new Promise((resolve) => setImmediate(resolve));
+    // the characters alone, before the emulator parsed them; the frame after the parse had nothing to add
+    expect(writes).toEqual([{ text: 'k', parsed: false }]);
+    // and the terminal's cursor is just after the echo, where the pane's is
+    const rows = (await h.tty.text()).split('\n');
+    const y = rows.findIndex((r) => r.includes('READY$ k'));
+    expect(h.tty.screen.cursor).toMatchObject({ x: rows[y]!.indexOf('READY$ k') + 'READY$ k'.length, y, visible: true });
+  });
+
+  it('clock.an-echo-in-colour-is-drawn-by-its-frame', async () => {
+    const h = await quietHarness(['alice']);
+    const id = h.mux.state.panes[h.mux.state.focused]!.id;
+    const proc = h.host.proc(id);
+    proc.emit('READY$ \x1b[31m');
+    await h.see('READY$');
+    await h.clock.advance(100);
+    const writes = recordWrites(h, id, 'READY$ k');
+    h.type('k');
+    await waitFor(() => proc.input.includes('k'), 'the key to reach the pane');
+    proc.emit('k');
+    await h.see('READY$ k');
+    // the frame draws it, after the parse, in its colour
+    expect(writes.length).toBe(1);
+    expect(writes[0]!.parsed).toBe(true);
+    expect(writes[0]!.text).toMatch(/\x1b\[[0-9;]*31m[^\x1b]*k|\x1b\[[0-9;]*38;5;1m[^\x1b]*k/);
+  });
+
   it('clock.output-after-the-echo-window-is-paced', async () => {
     const h = await quietHarness(['alice']);
     const focused = h.mux.state.panes[h.mux.state.focused]!.id;

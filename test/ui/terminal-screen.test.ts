@@ -76,4 +76,115 @@ describe('TerminalScreen', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(t.sent()).not.toMatch(/hello|!/);
   });
+
+  /** A screen whose first (blank) frame has gone out, with the cursor shown at (x, y), and an emulator fed with what it sent. */
+  async function started(cols: number, rows: number, at: { x: number; y: number }): Promise<{ screen: TerminalScreen; t: ReturnType<typeof tty>; shown: PaneTerminal }> {
+    const t = tty(cols, rows);
+    const screen = new TerminalScreen(t.input, t.output, 'test', systemClock);
+    const shown = new PaneTerminal({ cols, rows, scrollback: 0 });
+    cleanup.push(() => screen.destroy(), () => screen.restore(), () => shown.dispose());
+    screen.flush(null);
+    await new Promise((resolve) => setImmediate(resolve));
+    paint(screen, 0, at.y, 'prompt$');
+    screen.flush(at);
+    await shown.writeAsync(t.sent());
+    t.clear();
+    return { screen, t, shown };
+  }
+
+  it('screen.an-echo-ahead-is-the-bare-characters-and-the-frame-that-agrees-sends-nothing', async () => {
+    const { screen, t, shown } = await started(40, 10, { x: 8, y: 2 });
+    expect(screen.echoAt(8, 2, 'ls')).toBe(true);
+    expect(t.sent(), 'written at once, as the characters alone').toBe('ls');
+    await shown.writeAsync(t.sent());
+    expect(shown.snapshotText()[2]).toBe('prompt$ ls');
+    // the frame after the parse paints the same cells and puts the cursor where the echo left it
+    t.clear();
+    paint(screen, 8, 2, 'ls');
+    screen.flush({ x: 10, y: 2 });
+    expect(t.sent(), 'nothing to send').toBe('');
+    // and a frame that disagrees (the pane printed something else there) redraws those cells
+    paint(screen, 8, 2, 'l');
+    const line = screen.lines[2]!;
+    line[9]![1] = 'X';
+    markChanged(line, 9, 9);
+    screen.flush({ x: 10, y: 2 });
+    await shown.writeAsync(t.sent());
+    expect(shown.snapshotText()[2]).toBe('prompt$ lX');
+    expect(shown.cursor).toMatchObject({ x: 10, y: 2, visible: true });
+  });
+
+  it('screen.an-echo-is-not-written-ahead-where-its-cells-are-not-known', async () => {
+    const { screen, t, shown } = await started(40, 10, { x: 8, y: 2 });
+    expect(screen.echoAt(9, 2, 'a'), 'the cursor is elsewhere').toBe(false);
+    expect(screen.echoAt(8, 3, 'a'), 'another row').toBe(false);
+    expect(screen.echoAt(8, 2, '\x1b[2J'), 'not printable ASCII').toBe(false);
+    expect(screen.echoAt(8, 2, 'é'), 'not ASCII').toBe(false);
+    expect(screen.echoAt(8, 2, 'x'.repeat(32)), 'it would reach the last column').toBe(false);
+    expect(screen.echoAt(8, 2, ''), 'nothing to write').toBe(false);
+    // a wide character just after the span: writing over its left half would cut it
+    paint(screen, 10, 2, '漢');
+    screen.lines[2]![11]![1] = '';
+    screen.flush({ x: 8, y: 2 });
+    t.clear();
+    expect(screen.echoAt(8, 2, 'abc'), "a wide character's left half at the span's last cell").toBe(false);
+    expect(screen.echoAt(8, 2, 'ab'), "the wide character's left half just after the span").toBe(true);
+    t.clear();
+    // the cursor hidden (an overlay, or the application hid it)
+    screen.flush(null);
+    t.clear();
+    expect(screen.echoAt(10, 2, 'a')).toBe(false);
+    expect(t.sent()).toBe('');
+    // the cursor shown again; blessed has something queued for its next write
+    screen.flush({ x: 10, y: 2 });
+    (screen as unknown as { program: { _buf: string } }).program._buf = '\x1b[?25h';
+    t.clear();
+    expect(screen.echoAt(10, 2, 'a')).toBe(false);
+    expect(t.sent()).toBe('');
+    await shown.writeAsync('');
+  });
+
+  it('screen.a-printable-key-typed-alone-is-offered-before-tokenizing', async () => {
+    const { screen, t } = await started(40, 10, { x: 8, y: 2 });
+    const taken: string[] = [];
+    const tokens: string[] = [];
+    let take = true;
+    screen.onInput((tok) => tokens.push(tok.kind === 'key' ? tok.raw : tok.kind));
+    const sub = screen.takePlainKeys((key) => {
+      taken.push(key);
+      return take;
+    });
+    const send = async (bytes: string | Buffer): Promise<void> => {
+      t.input.write(bytes);
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    await send('a');
+    await send(' ');
+    expect(taken).toEqual(['a', ' ']);
+    expect(tokens).toEqual([]);
+    // refused: the key takes the tokenizer's route
+    take = false;
+    await send('b');
+    expect(taken).toEqual(['a', ' ', 'b']);
+    expect(tokens).toEqual(['b']);
+    take = true;
+    // not offered: two keys at once, control keys, non-ASCII, a key inside a sequence or after half a UTF-8 character
+    await send('cd');
+    await send('\r');
+    await send('é');
+    await send('\x1b');
+    await send('[A');
+    await send(Buffer.from([0xc3]));
+    await send(Buffer.from([0xa9]));
+    await send('\x1b[200~');
+    await send('x');
+    await send('\x1b[201~');
+    expect(taken).toEqual(['a', ' ', 'b']);
+    expect(tokens).toEqual(['b', 'c', 'd', '\r', 'é', '\x1b[A', 'é', 'paste']);
+    // once no longer wanted, nothing is offered
+    sub.dispose();
+    await send('z');
+    expect(taken).toEqual(['a', ' ', 'b']);
+    expect(tokens.at(-1)).toBe('z');
+  });
 });

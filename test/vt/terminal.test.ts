@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ATTR_DEFAULT } from '../../src/vt/attr.js';
 import { PaneTerminal } from '../../src/vt/terminal.js';
 import { waitFor } from './helpers.js';
 
@@ -183,6 +184,54 @@ describe('PaneTerminal', () => {
     expect(term.cursor.visible).toBe(false);
     await term.writeAsync('\x1b[?25h\x1b[1;20Hx');
     expect(term.cursor).toEqual({ x: 19, y: 0, visible: true });
+  });
+
+  it('echo-ahead.plain-text-is-placed-only-where-it-will-be-printed-as-it-is', async () => {
+    // [what the pane printed before, whether 'ab' would then be printed as it is at the cursor]
+    const cases: Array<[string, boolean]> = [
+      ['$ ', true],
+      ['\x1b[31mred\x1b[m$ ', true],
+      ['\x1b[31m', false], // a colour in effect
+      ['\x1b[1m', false], // bold
+      ['\x1b[4:3m', false], // an extended underline style
+      ['\x1b[58;5;1m', true], // an underline colour alone: nothing is underlined, the cells stay default
+      ['\x1b[4h', false], // insert mode
+      ['\x1b[4h\x1b[4l', true],
+      ['\x1b(0', false], // DEC special graphics: letters become line drawing
+      ['\x1b(0\x1b(B', true],
+      ['\x1b', false], // between an escape and the rest of its sequence
+      ['\x1b[', false],
+      ['\x1b]0;title', false], // inside an OSC string
+      ['\x1bP', false], // inside a DCS
+      ['\x1b[1;18H', true], // 'ab' ends in column 19 of 20: the last column stays free
+      ['\x1b[1;19H', false], // it would reach the last column
+      ['\x1b[1;20Hx', false], // a wrap is pending
+    ];
+    for (const [before, plain] of cases) {
+      const term = make(20, 5);
+      await term.writeAsync(before);
+      const at = term.plainPrintAt(2);
+      expect(at !== null, JSON.stringify(before)).toBe(plain);
+      if (!at) continue;
+      // where it said, the text is what gets printed, in the default attribute, and the cursor follows it
+      await term.writeAsync('ab');
+      const row = term.readRow(at.y);
+      expect(row.slice(at.x, at.x + 2).map((c) => [c.ch, c.attr]), JSON.stringify(before)).toEqual([['a', ATTR_DEFAULT], ['b', ATTR_DEFAULT]]);
+      expect(term.cursor, JSON.stringify(before)).toMatchObject({ x: at.x + 2, y: at.y });
+    }
+    // not while bytes wait to be parsed, or while the view is scrolled back
+    const busy = make(20, 5);
+    busy.write(`${'x'.repeat(300_000)}\r\n`);
+    expect(busy.pendingBytes).toBeGreaterThan(0);
+    expect(busy.plainPrintAt(1)).toBeNull();
+    await waitFor(() => busy.pendingBytes === 0);
+    expect(busy.plainPrintAt(1)).not.toBeNull();
+    const back = make(20, 5);
+    await back.writeAsync('line\r\n'.repeat(20));
+    back.scrollBy(-3);
+    expect(back.plainPrintAt(1)).toBeNull();
+    back.scrollToBottom();
+    expect(back.plainPrintAt(1)).toEqual({ x: 0, y: 4 });
   });
 
   it('title.reported-from-osc', async () => {
