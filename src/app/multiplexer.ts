@@ -337,7 +337,8 @@ export class Multiplexer {
       case 'finish':
         if (fx.farewell) this.farewell = fx.farewell;
         return void this.finish(fx.code, fx.kill);
-      case 'relayout': return this.relayout();
+      // once per dispatch, after its effects: a batch of panes opened together is laid out once
+      case 'relayout': return this.relayoutSoon();
       case 'repaint': this.frames.full = true; return;
       case 'chrome': this.frames.chrome = true; return;
       case 'timer':

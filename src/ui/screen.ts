@@ -91,7 +91,7 @@ export class TerminalScreen implements Surface {
   constructor(private readonly input: NodeJS.ReadStream, private readonly output: NodeJS.WriteStream, title: string, private readonly clock: Clock) {
     installBlessedAttrs();
     compileTerminfoLazily();
-    this.screen = BlessedScreen({
+    this.screen = outOfTmuxSight(() => BlessedScreen({
       input: new PassThrough() as unknown as NodeJS.WriteStream,
       output,
       terminal: 'xterm-256color',
@@ -102,7 +102,7 @@ export class TerminalScreen implements Surface {
       dockBorders: false,
       autoPadding: false,
       title,
-    });
+    }));
     this.grid = gridOf(this.screen);
     this.program = (this.screen as unknown as { program: Program }).program;
     this.internals = this.screen as unknown as BlessedScreenInternals;
@@ -287,6 +287,23 @@ interface BlessedTputSetup {
   terminal: string;
   error: Error | null;
   _useInternalInfo(name: string): unknown;
+}
+
+/**
+ * Run `make` with $TMUX unset. blessed's Program, made inside tmux, runs `tmux -V` as a synchronous
+ * child process (milliseconds with the event loop stopped, far more on a loaded machine), only to wrap
+ * in tmux's passthrough the writes teamux never makes through blessed (cursor shape and colour, the
+ * clipboard, all-motion mouse): the terminal's modes are TerminalGuard's. The variable is put back at once.
+ */
+export function outOfTmuxSight<T>(make: () => T): T {
+  const tmux = process.env.TMUX;
+  if (tmux === undefined) return make();
+  delete process.env.TMUX;
+  try {
+    return make();
+  } finally {
+    process.env.TMUX = tmux;
+  }
 }
 
 function subscribe<T>(set: Set<T>, listener: T): Unsubscribe {

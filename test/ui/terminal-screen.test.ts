@@ -2,6 +2,9 @@
 // to the terminal in the same turn of the event loop (a key's echo must not wait for blessed's
 // buffered write on the next turn), and a real emulator fed with what was sent shows the painted
 // cells with the cursor where the frame put it; a frame with nothing changed resends no cells.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/host/clock.js';
@@ -186,5 +189,29 @@ describe('TerminalScreen', () => {
     await send('z');
     expect(taken).toEqual(['a', ' ', 'b']);
     expect(tokens.at(-1)).toBe('z');
+  });
+
+  it('screen.made-inside-tmux-runs-no-tmux-child', () => {
+    // blessed asks `tmux -V` (a synchronous child process) when $TMUX is set; a stand-in tmux first on
+    // PATH records whether it was run
+    const dir = mkdtempSync(path.join(tmpdir(), 'teamux-screen-tmux-'));
+    const ran = path.join(dir, 'ran');
+    writeFileSync(path.join(dir, 'tmux'), `#!/bin/sh\necho "$@" >> '${ran}'\necho 'tmux 3.3a'\n`, { mode: 0o755 });
+    const saved = { TMUX: process.env.TMUX, PATH: process.env.PATH };
+    process.env.TMUX = '/tmp/tmux-0/default,1,0';
+    process.env.PATH = `${dir}:${process.env.PATH}`;
+    try {
+      const t = tty(40, 10);
+      const screen = new TerminalScreen(t.input, t.output, 'test', systemClock);
+      cleanup.push(() => screen.destroy(), () => screen.restore());
+      expect(existsSync(ran), 'no tmux child was run').toBe(false);
+      expect(process.env.TMUX, 'the variable is back').toBe('/tmp/tmux-0/default,1,0');
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
