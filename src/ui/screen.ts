@@ -26,6 +26,8 @@ export const ESC_TIMEOUT_MS = 25;
 interface Program {
   /** What blessed holds for its write on the next turn of the event loop. */
   _buf: string;
+  /** blessed's write of what it holds, which it schedules for the next turn. */
+  _flush: () => void;
   /** Whether the terminal's cursor is hidden (blessed's own show and hide keep it too). */
   cursorHidden: boolean;
   x: number;
@@ -109,6 +111,13 @@ export class TerminalScreen implements Surface {
     // Draw box characters as UTF-8, never through the VT100 alternate character set: a pane's text
     // and the separators then read the same in every terminal and in tmux's capture-pane.
     this.program.tput.brokenACS = true;
+    // What blessed writes on its own (the clear and redraw of a resize) goes out on the next turn and
+    // moves the terminal's cursor: where it is is then unknown until a frame places it.
+    const flushQueued = this.program._flush;
+    this.program._flush = () => {
+      if (this.program._buf) this.shownCursor.x = -1;
+      flushQueued();
+    };
     this.cursorCodes = { hide: this.program.tput.civis(), show: this.program.tput.cnorm() };
     this.guard = new TerminalGuard(input, output);
     this.writer = new FrameWriter(output);

@@ -147,6 +147,23 @@ describe('TerminalScreen', () => {
     await shown.writeAsync('');
   });
 
+  it('screen.no-echo-is-written-ahead-after-blessed-wrote-on-its-own', async () => {
+    const { screen, t } = await started(40, 10, { x: 8, y: 2 });
+    // a resize: blessed clears and redraws on its own, on the next turn, which homes the terminal's cursor
+    Object.assign(t.output, { columns: 50, rows: 12 });
+    t.output.emit('resize');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(t.sent(), 'blessed wrote').not.toBe('');
+    t.clear();
+    expect(screen.echoAt(8, 2, 'a'), 'the cursor is no longer known to be there').toBe(false);
+    expect(t.sent()).toBe('');
+    // the next frame places it, and echoes are written ahead again
+    screen.flush({ x: 8, y: 2 });
+    t.clear();
+    expect(screen.echoAt(8, 2, 'a')).toBe(true);
+    expect(t.sent()).toBe('a');
+  });
+
   it('screen.a-printable-key-typed-alone-is-offered-before-tokenizing', async () => {
     const { screen, t } = await started(40, 10, { x: 8, y: 2 });
     const taken: string[] = [];
