@@ -197,6 +197,46 @@ describe('teamux start (e2e in tmux)', () => {
     await d.waitFor(/TEAMUX-EXIT=0/, 'teamux to exit');
   }, 60_000);
 
+  it('typing: echoes written ahead of their frame leave the screen as the pane has it, in colour, after a backspace and a resize', async () => {
+    const { layout } = layoutFile('one', ONE_SHELL);
+    const d = await startMux(layout, 100, 30);
+    await d.waitFor(/ 1 lead · shell/, 'the pane');
+    await d.type("PS1='\\[\\e[32m\\]ok\\[\\e[0m\\]$ '");
+    await d.keys('Enter');
+    await d.waitFor(/^ok\$$/m, 'the coloured prompt');
+    // one key per send-keys: each is read alone (the plain-key path) and echoed alone (written ahead)
+    const typeKeys = async (text: string): Promise<void> => {
+      for (const ch of text) await d.type(ch);
+    };
+    await typeKeys('echo abcz');
+    await d.keys('BSpace');
+    await typeKeys('def');
+    await d.waitFor(/^ok\$ echo abcdef$/m, 'the typed line');
+    const line = (await d.screen(true)).split('\n').find((l) => l.includes('echo abcdef'))!;
+    expect(line, 'the prompt green, what was typed in the default colour').toMatch(/\x1b\[32m(\x1b\[49m)?ok\x1b\[39m\$ echo abcdef/);
+    await d.keys('Enter');
+    await d.waitFor(/^abcdef$/m, 'its output');
+    // an echo in colour is drawn by its frame, in that colour
+    await d.type("printf '\\e[31m'; cat");
+    await d.keys('Enter');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await typeKeys('red');
+    await d.waitFor(/^red$/m, 'the red echo');
+    expect((await d.screen(true)).split('\n').find((l) => /red/.test(l) && !/printf/.test(l)), 'red').toMatch(/\x1b\[31m(\x1b\[49m)?red/);
+    await d.keys('C-c');
+    // after a resize (blessed clears and redraws on its own), echoes land where the pane has them
+    await d.resize(120, 40);
+    await d.type('clear');
+    await d.keys('Enter');
+    await d.waitFor((s) => !s.includes('abcdef'), 'the cleared pane');
+    await typeKeys('xyz');
+    await d.waitFor(/^ok\$ xyz$/m, 'the line typed after the resize');
+    const rows = (await d.screen()).split('\n');
+    expect(rows.filter((r) => r.includes('xyz')), 'typed once, at the prompt').toEqual(['ok$ xyz']);
+    await d.keys('C-a', 'q', 'C-a', 'q');
+    await d.waitFor(/TEAMUX-EXIT=0/, 'teamux to exit');
+  }, 90_000);
+
   it('a spawn request opens a pane and adds the member', async () => {
     const { layout, dir } = layoutFile('one', ONE_SHELL);
     const d = await startMux(layout, 120, 30);

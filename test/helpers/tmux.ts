@@ -68,9 +68,9 @@ export class TmuxDriver {
     await tmux(this.socket, ['send-keys', '-t', 'main', '-l', text]);
   }
 
-  /** The screen as text lines. */
-  async screen(): Promise<string> {
-    return tmux(this.socket, ['capture-pane', '-p', '-t', 'main']);
+  /** The screen as text lines; with `escapes`, with its colours and attributes as SGR sequences (capture-pane -e). */
+  async screen(escapes = false): Promise<string> {
+    return tmux(this.socket, ['capture-pane', '-p', ...(escapes ? ['-e'] : []), '-t', 'main']);
   }
 
   /** Wait until the screen matches. */
