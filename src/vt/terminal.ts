@@ -320,8 +320,9 @@ export class PaneTerminal implements Disposable {
   /**
    * Where `length` printable ASCII characters written now would go, in viewport coordinates, when the
    * emulator would print them as they are (printsPlainly: between sequences, the default attribute, no
-   * insert mode or character set), with nothing unparsed before them, the live screen in view and room
-   * before the last column (no wrap); null otherwise. A screen may show such an echo before it is parsed.
+   * insert mode or character set, no synchronized update under way), with nothing unparsed before them,
+   * the live screen in view and room before the last column (no wrap); null otherwise. A screen may show
+   * such an echo before it is parsed.
    */
   plainPrintAt(length: number): { x: number; y: number } | null {
     if (this.pending > 0 || this.isScrolledBack) return null;

@@ -48,7 +48,7 @@ export interface RawParams {
 }
 
 interface XtermCore {
-  coreService?: { isCursorHidden?: boolean; decPrivateModes?: { applicationCursorKeys?: boolean }; modes?: { insertMode?: boolean } };
+  coreService?: { isCursorHidden?: boolean; decPrivateModes?: { applicationCursorKeys?: boolean; synchronizedOutput?: boolean }; modes?: { insertMode?: boolean } };
   _charsetService?: { charset?: unknown };
   registerCsiHandler?(id: IFunctionIdentifier, callback: (params: RawParams) => boolean | Promise<boolean>): IDisposable;
   registerEscHandler?(id: IFunctionIdentifier, callback: () => boolean | Promise<boolean>): IDisposable;
@@ -91,14 +91,16 @@ export function applicationCursorKeysOf(terminal: Terminal): boolean {
  * Whether printable ASCII written now would be printed as it is, in the default attribute: the parser
  * is between sequences (its ground state, 0), the current attribute is the default one (fg and bg 0;
  * any colour, flag or extended attribute sets a bit in one of them), insert mode is off and no
- * character set translates (DEC special graphics turns letters into line drawing). False when this
- * version of xterm does not show these.
+ * character set translates (DEC special graphics turns letters into line drawing); and the
+ * application is not in the middle of a synchronized update (DECSET 2026: it wants nothing shown until
+ * the update ends). False when this version of xterm does not show these.
  */
 export function printsPlainly(terminal: Terminal): boolean {
   const core = coreOf(terminal);
   const input = core._inputHandler;
   const attr = input?._curAttrData;
-  return input?._parser?.currentState === 0 && attr?.fg === 0 && attr.bg === 0 && core.coreService?.modes?.insertMode === false && core._charsetService !== undefined && core._charsetService.charset === undefined;
+  const service = core.coreService;
+  return input?._parser?.currentState === 0 && attr?.fg === 0 && attr.bg === 0 && service?.modes?.insertMode === false && service.decPrivateModes?.synchronizedOutput === false && core._charsetService !== undefined && core._charsetService.charset === undefined;
 }
 
 /** Whether the application hid the cursor (DECTCEM `CSI ? 25 l`). */

@@ -203,6 +203,8 @@ describe('PaneTerminal', () => {
       ['\x1b[', false],
       ['\x1b]0;title', false], // inside an OSC string
       ['\x1bP', false], // inside a DCS
+      ['\x1b[?2026h', false], // inside a synchronized update
+      ['\x1b[?2026h\x1b[?2026l', true],
       ['\x1b[1;18H', true], // 'ab' ends in column 19 of 20: the last column stays free
       ['\x1b[1;19H', false], // it would reach the last column
       ['\x1b[1;20Hx', false], // a wrap is pending
