@@ -186,11 +186,11 @@ describe('frame pacing of a pane', () => {
     return writes;
   }
 
-  it('clock.a-plain-echo-reaches-the-terminal-before-its-parse-and-its-frame-adds-nothing', async () => {
-    const h = await quietHarness(['alice']);
+  /** The focused pane prints `prompt` (READY$ and maybe more), then k is typed and echoed: each write to the terminal meanwhile. */
+  async function keyEchoed(h: MuxHarness & { clock: FakeClock }, prompt: string): Promise<Array<{ text: string; parsed: boolean }>> {
     const id = h.mux.state.panes[h.mux.state.focused]!.id;
     const proc = h.host.proc(id);
-    proc.emit('READY$ ');
+    proc.emit(prompt);
     await h.see('READY$');
     await h.clock.advance(100);
     const writes = recordWrites(h, id, 'READY$ k');
@@ -198,6 +198,12 @@ describe('frame pacing of a pane', () => {
     await waitFor(() => proc.input.includes('k'), 'the key to reach the pane');
     proc.emit('k');
     await h.see('READY$ k');
+    return writes;
+  }
+
+  it('clock.a-plain-echo-reaches-the-terminal-before-its-parse-and-its-frame-adds-nothing', async () => {
+    const h = await quietHarness(['alice']);
+    const writes = await keyEchoed(h, 'READY$ ');
     await h.clock.advance(100);
     await new Promise((resolve) => setImmediate(resolve));
     // the characters alone, before the emulator parsed them; the frame after the parse had nothing to add
@@ -210,16 +216,7 @@ describe('frame pacing of a pane', () => {
 
   it('clock.an-echo-in-colour-is-drawn-by-its-frame', async () => {
     const h = await quietHarness(['alice']);
-    const id = h.mux.state.panes[h.mux.state.focused]!.id;
-    const proc = h.host.proc(id);
-    proc.emit('READY$ \x1b[31m');
-    await h.see('READY$');
-    await h.clock.advance(100);
-    const writes = recordWrites(h, id, 'READY$ k');
-    h.type('k');
-    await waitFor(() => proc.input.includes('k'), 'the key to reach the pane');
-    proc.emit('k');
-    await h.see('READY$ k');
+    const writes = await keyEchoed(h, 'READY$ \x1b[31m');
     // the frame draws it, after the parse, in its colour
     expect(writes.length).toBe(1);
     expect(writes[0]!.parsed).toBe(true);

@@ -34,19 +34,32 @@ function paint(screen: TerminalScreen, x: number, y: number, text: string): void
   markChanged(line, x, x + text.length - 1);
 }
 
+/** A screen whose first frame (the whole, blank grid) and blessed's start-up writes have gone out, and an emulator fed with them. */
+async function blankScreen(cols: number, rows: number): Promise<{ screen: TerminalScreen; t: ReturnType<typeof tty>; shown: PaneTerminal }> {
+  const t = tty(cols, rows);
+  const screen = new TerminalScreen(t.input, t.output, 'test', systemClock);
+  const shown = new PaneTerminal({ cols, rows, scrollback: 0 });
+  cleanup.push(() => screen.destroy(), () => screen.restore(), () => shown.dispose());
+  screen.flush(null);
+  await new Promise((resolve) => setImmediate(resolve));
+  await shown.writeAsync(t.sent());
+  t.clear();
+  return { screen, t, shown };
+}
+
+/** A blank screen with a prompt drawn on row `at.y` and the cursor shown at `at`. */
+async function started(cols: number, rows: number, at: { x: number; y: number }): Promise<{ screen: TerminalScreen; t: ReturnType<typeof tty>; shown: PaneTerminal }> {
+  const s = await blankScreen(cols, rows);
+  paint(s.screen, 0, at.y, 'prompt$');
+  s.screen.flush(at);
+  await s.shown.writeAsync(s.t.sent());
+  s.t.clear();
+  return s;
+}
+
 describe('TerminalScreen', () => {
   it('screen.flush-sends-the-frame-in-the-same-turn-and-only-what-changed', async () => {
-    const cols = 40;
-    const rows = 10;
-    const t = tty(cols, rows);
-    const screen = new TerminalScreen(t.input, t.output, 'test', systemClock);
-    const shown = new PaneTerminal({ cols, rows, scrollback: 0 });
-    cleanup.push(() => screen.destroy(), () => screen.restore(), () => shown.dispose());
-    // the first frame draws the whole (blank) grid; let blessed's start-up writes go out
-    screen.flush(null);
-    await new Promise((resolve) => setImmediate(resolve));
-    await shown.writeAsync(t.sent());
-    t.clear();
+    const { screen, t, shown } = await blankScreen(40, 10);
 
     paint(screen, 3, 2, 'hello');
     screen.flush({ x: 8, y: 2 });
@@ -79,21 +92,6 @@ describe('TerminalScreen', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(t.sent()).not.toMatch(/hello|!/);
   });
-
-  /** A screen whose first (blank) frame has gone out, with the cursor shown at (x, y), and an emulator fed with what it sent. */
-  async function started(cols: number, rows: number, at: { x: number; y: number }): Promise<{ screen: TerminalScreen; t: ReturnType<typeof tty>; shown: PaneTerminal }> {
-    const t = tty(cols, rows);
-    const screen = new TerminalScreen(t.input, t.output, 'test', systemClock);
-    const shown = new PaneTerminal({ cols, rows, scrollback: 0 });
-    cleanup.push(() => screen.destroy(), () => screen.restore(), () => shown.dispose());
-    screen.flush(null);
-    await new Promise((resolve) => setImmediate(resolve));
-    paint(screen, 0, at.y, 'prompt$');
-    screen.flush(at);
-    await shown.writeAsync(t.sent());
-    t.clear();
-    return { screen, t, shown };
-  }
 
   it('screen.an-echo-ahead-is-the-bare-characters-and-the-frame-that-agrees-sends-nothing', async () => {
     const { screen, t, shown } = await started(40, 10, { x: 8, y: 2 });
