@@ -135,8 +135,15 @@ export class Multiplexer {
     this.cleanups.push(() => this.attention?.dispose());
     this.dispatch({ kind: 'resize', cols: surface.cols, rows: surface.rows });
     this.relayout();
-    // The team folder watch starts while the panes start.
-    const watching = this.view.start().then(() => this.dispatch({ kind: 'team', snapshot: this.withClaudeTeam(this.view.snapshot()) }));
+    // The team folder watch's first load reads the folder on this thread. With the sidebar shown, it
+    // starts now, while the panes start, so the first frame may show the board; with the sidebar
+    // hidden, nothing on the first frame needs it, and it starts once the panes have printed, so that
+    // their first output is not read behind it.
+    let watching: Promise<void> | null = null;
+    const watch = (): void => {
+      watching ??= this.view.start().then(() => this.dispatch({ kind: 'team', snapshot: this.withClaudeTeam(this.view.snapshot()) }));
+    };
+    if (layoutOf(this.st).sidebar !== null) watch();
     const sub = this.view.onChange((snapshot) => this.dispatch({ kind: 'team', snapshot: this.withClaudeTeam(snapshot) }));
     this.cleanups.push(() => sub.dispose());
     // A native Claude Code lead's tmux stand-in listens before the lead starts.
@@ -149,6 +156,7 @@ export class Multiplexer {
     // frame later: it waits until every pane has printed (or ended), FIRST_FRAME_WAIT_MS at most.
     await this.firstOutput();
     startupMark('first output');
+    watch();
     this.drawing = true;
     this.frames.full = true;
     this.requestFrame();
