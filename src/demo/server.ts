@@ -219,7 +219,9 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           listeners.delete(check);
-          reject(new Error(`no matching request within ${timeoutMs} ms (${requests.length} received)`));
+          // What did arrive, so a test that times out says what the client asked for instead.
+          const seenList = requests.slice(-8).map((r) => `${r.path} ${r.member ?? '-'} ${r.outcome}${r.step !== null ? ` step ${r.step}` : ''}`).join('; ');
+          reject(new Error(`no matching request within ${timeoutMs} ms (${requests.length} received${seenList ? `, the last: ${seenList}` : ''})`));
         }, timeoutMs);
         const check = (r: LoggedRequest): void => {
           if (!predicate(r)) return;
