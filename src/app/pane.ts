@@ -11,6 +11,7 @@ import { DirtyRows } from '../vt/dirty-rows.js';
 import { pipeToTerminal } from '../vt/flow.js';
 import { REPLY_QUEUE_LIMIT } from '../vt/limits.js';
 import { PaneTerminal } from '../vt/terminal.js';
+import { isPlainAscii } from '../vt/width.js';
 import { paneAppearance } from '../ui/outer-query.js';
 import type { FrameCause } from './frames.js';
 import type { HoldableSource } from './read-holds.js';
@@ -20,9 +21,6 @@ export const ECHO_WINDOW_MS = 50;
 
 /** The longest output looked at as an echo that may be shown ahead of its parse (Pane.echoAhead). */
 export const ECHO_AHEAD_MAX = 64;
-
-/** Printable ASCII only: what may be shown ahead of its parse. */
-const PLAIN_TEXT = /^[\x20-\x7e]+$/;
 
 /** The scrollback each pane keeps by default, in lines (the layout's `scrollback`). */
 export const SCROLLBACK_LINES = 5_000;
@@ -243,7 +241,7 @@ export class Pane {
    */
   private showEchoAhead(data: string | Uint8Array): void {
     if (this.echoAhead === null || this.echoDue === 0 || typeof data !== 'string' || data.length > ECHO_AHEAD_MAX) return;
-    if (this.clock.now() > this.echoDue || !PLAIN_TEXT.test(data)) return;
+    if (this.clock.now() > this.echoDue || data.length === 0 || !isPlainAscii(data)) return;
     const at = this.term.plainPrintAt(data.length);
     if (at) this.echoAhead(this, at, data);
   }

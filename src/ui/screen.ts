@@ -18,6 +18,7 @@ import { drawnCells } from './blessed-draw.js';
 import { ShownRow } from './shown-cells.js';
 import { markChanged, type CellGrid, type GridLine, type Surface, type SurfaceCursor, type Unsubscribe } from './surface.js';
 import { TerminalGuard } from './terminal-guard.js';
+import { isPlainAscii } from '../vt/width.js';
 import { frameBytes, FrameWriter, type CursorCodes } from './frame-write.js';
 
 /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
@@ -178,11 +179,7 @@ export class TerminalScreen implements Surface {
     const end = x + text.length;
     const row = this.internals.olines[y];
     const line = this.grid.lines[y];
-    if (text.length === 0 || !(row instanceof ShownRow) || !line || line.length !== row.length || end >= row.length) return false;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c < 0x20 || c > 0x7e) return false;
-    }
+    if (text.length === 0 || !isPlainAscii(text) || !(row instanceof ShownRow) || !line || line.length !== row.length || end >= row.length) return false;
     // a wide character's right half is '' (unknown cells too): one inside the span, at x (its left half
     // before x) or at the end (its left half the span's last cell) would be cut by the write
     for (let i = x; i <= end; i++) if (row.texts[i] === '') return false;
@@ -304,7 +301,7 @@ interface BlessedTputSetup {
  * in tmux's passthrough the writes teamux never makes through blessed (cursor shape and colour, the
  * clipboard, all-motion mouse): the terminal's modes are TerminalGuard's. The variable is put back at once.
  */
-export function outOfTmuxSight<T>(make: () => T): T {
+function outOfTmuxSight<T>(make: () => T): T {
   const tmux = process.env.TMUX;
   if (tmux === undefined) return make();
   delete process.env.TMUX;
