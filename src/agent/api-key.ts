@@ -5,7 +5,7 @@
  * redaction, so it is scrubbed from everything written to the team folder even though no
  * environment variable holds it. Without either variable, ANTHROPIC_API_KEY is used as before.
  * What this does not protect against (a process of the same user reading the file or running the
- * command itself, or ptrace) is written down in the README's security section.
+ * command itself, or ptrace) is written down in docs/security.md.
  */
 import { execFile } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
