@@ -19,6 +19,7 @@ import { ensureSocketFolder, writeTmuxShim } from '../store/claude-teams.js';
 import type { Member, TeamConfig } from '../protocol/types.js';
 import { claudeFilesOf, writeClaudeFiles, writeClaudeHookScript, writeClaudeStopScript } from '../store/claude.js';
 import { TeamPaths } from '../store/paths.js';
+import { planApproverOf } from './layout-team.js';
 import type { TeamStore } from '../store/team.js';
 import type { MemberLaunch } from '../app/multiplexer.js';
 
@@ -26,7 +27,7 @@ import type { MemberLaunch } from '../app/multiplexer.js';
 function rosterOf(layout: NormalizedLayout): TeamConfig {
   const member = (m: NormalizedMember): Member => ({
     name: m.name, role: m.role, kind: m.isLead ? 'lead' : 'teammate', status: 'exited', pid: null, pidStart: null, joinedAt: null, exitCode: null,
-    planRequired: m.planRequired, planApprover: m.isLead ? null : layout.lead.name, tools: m.tools ?? null,
+    planRequired: m.planRequired, planApprover: planApproverOf(m, layout), tools: m.tools ?? null,
     runtime: m.claude ? 'claude' : m.agent ? 'agent' : 'command',
   });
   return { version: 1, name: layout.name, root: layout.root, createdAt: '', layoutFile: null, run: null, members: [layout.lead, ...layout.teammates].map(member) };

@@ -15,6 +15,12 @@ export function teamDirOf(layout: NormalizedLayout): string {
   return teamDirFor(layout.root, layout.name);
 }
 
+/** Who answers a member's plan: nobody for the lead, else the person (OPERATOR) or the lead, as the layout says. */
+export function planApproverOf(m: NormalizedMember, layout: NormalizedLayout): string | null {
+  if (m.isLead) return null;
+  return layout.planApprover === 'human' ? OPERATOR : layout.lead.name;
+}
+
 function memberSpec(m: NormalizedMember, layout: NormalizedLayout): MemberSpec {
   return {
     name: m.name,
@@ -23,7 +29,7 @@ function memberSpec(m: NormalizedMember, layout: NormalizedLayout): MemberSpec {
     runtime: m.claude ? 'claude' : m.agent ? 'agent' : 'command',
     speaksProtocol: m.speaksProtocol,
     planRequired: m.planRequired,
-    planApprover: m.isLead ? null : layout.planApprover === 'human' ? OPERATOR : layout.lead.name,
+    planApprover: planApproverOf(m, layout),
     tools: m.tools ?? null,
     budget: m.budget ?? null,
   };

@@ -14,7 +14,6 @@ import type { SpawnRequest } from '../protocol/spawn.js';
 import { PtyHost } from '../host/pty.js';
 import type { PaneHost, PaneProcess } from '../host/types.js';
 import { buildKeyTable, type KeyTable } from '../keys/keymap.js';
-import { OPERATOR } from '../protocol/trust.js';
 import { initTeam, type TeamSpec } from '../store/init.js';
 import { connectBackend, initRemoteTeam, openRemoteTeam } from '../store/select.js';
 import { defaultBindings } from '../mux/actions.js';
@@ -24,7 +23,7 @@ import { Multiplexer, type MemberLaunch } from '../app/multiplexer.js';
 import { TeamStore } from '../store/team.js';
 import type { LayoutName, MainSize } from '../ui/geometry.js';
 import { onePositional, parse, storeOf, UsageError, type ScreenBoot } from './context.js';
-import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
+import { loadLayoutOrFail, planApproverOf, teamDirOf, teamSpecOf } from './layout-team.js';
 import { claudeLaunchOf, isNativeLead, kickoffClaudeLead, prepareClaudeMembers, tmuxShimPlace } from './claude-member.js';
 import { archiveDemoRun } from './archive.js';
 import { claimMuxLock, liveMux, sayWhyDetached } from './mux-lock.js';
@@ -44,7 +43,7 @@ export function launchOf(m: NormalizedMember, layout: NormalizedLayout, teamDir:
     TEAMUX_TEAM_DIR: teamDir,
     TEAMUX_MEMBER: m.name,
     TEAMUX_PLAN_REQUIRED: m.planRequired ? '1' : '0',
-    TEAMUX_PLAN_APPROVER: m.isLead ? '' : layout.planApprover === 'human' ? OPERATOR : layout.lead.name,
+    TEAMUX_PLAN_APPROVER: planApproverOf(m, layout) ?? '',
     PATH: `${BIN_DIR}${path.delimiter}${m.env.PATH ?? process.env.PATH ?? '/usr/bin:/bin'}`,
   });
   if (m.claude) return claudeLaunchOf(m, layout, teamDir, path.join(BIN_DIR, 'teamux'), env);
