@@ -1,9 +1,11 @@
 /**
  * Checks a valid layout against the machine it will run on: the root and every member's cwd are
  * directories, every `command` program can be found and executed (PATH lookup as execvp does it),
- * every `demo_script` exists, and Claude Code is on PATH for `cli: claude` members. Also the soft warnings that never stop a team from starting.
+ * every `demo_script` exists, and Claude Code is on PATH for `cli: claude` members and answers
+ * `claude --version` with a version (npm's launcher without its native binary does not). Also the soft warnings that never stop a team from starting.
  * Results are problems at document paths, so the loader can point at the right line.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { hasModifier } from './keys-actions.js';
@@ -15,6 +17,33 @@ import type { Layout, Member } from './schema.js';
 export const CLAUDE_PROGRAM = 'claude';
 /** How to get Claude Code when it is missing. */
 export const CLAUDE_INSTALL_HINT = 'install it with `npm install -g @anthropic-ai/claude-code`, or put the claude binary on PATH';
+
+/** How long `claude --version` may take before the binary counts as not answering. */
+const CLAUDE_VERSION_TIMEOUT_MS = 15_000;
+// One `claude --version` per binary and process (validate and start load a layout once; tests many times).
+const claudeVersions = new Map<string, ProgramLookup>();
+
+/**
+ * Run `claude --version` offline (no updater, no traffic) and accept it only when it prints a version:
+ * `node_modules/.bin/claude` from a package whose postinstall did not fetch the native binary is a
+ * 500-byte launcher that prints `Error: claude native binary not installed.` in every pane.
+ */
+export function claudeAnswers(file: string, cwd: string, env: Record<string, string | undefined>): ProgramLookup {
+  const known = claudeVersions.get(file);
+  if (known) return known;
+  const run = spawnSync(file, ['--version'], {
+    cwd, encoding: 'utf8', timeout: CLAUDE_VERSION_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...env, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' },
+  });
+  const out = `${run.stdout ?? ''}${run.stderr ?? ''}`.trim();
+  const said = out.split('\n')[0]!.slice(0, 120);
+  let result: ProgramLookup;
+  if (run.status === 0 && /^\d+\.\d+\.\d+/.test(out)) result = { ok: true, file };
+  else if (run.error) result = { ok: false, message: `Claude Code at ${file} did not run: ${(run.error as NodeJS.ErrnoException).code ?? run.error.message}`, hint: CLAUDE_INSTALL_HINT };
+  else result = { ok: false, message: `${file} is not a working Claude Code: \`claude --version\` ${run.status === 0 ? 'printed no version' : `exited ${run.status ?? run.signal}`}${said ? ` (${JSON.stringify(said)})` : ''}`, hint: `${CLAUDE_INSTALL_HINT}; npm's launcher without its native binary prints "claude native binary not installed"` };
+  claudeVersions.set(file, result);
+  return result;
+}
 
 /** Where a program was found, or why it could not be. */
 export type ProgramLookup = { ok: true; file: string } | { ok: false; message: string; hint?: string };
@@ -93,8 +122,11 @@ export function filesystemProblems(layout: Layout, normalized: NormalizedLayout,
     }
     if (m.claude) {
       const found = findProgram(CLAUDE_PROGRAM, m.cwd, m.env['PATH'] ?? processPath);
+      const answers = found.ok ? claudeAnswers(found.file, m.cwd, { ...process.env, ...m.env, PATH: m.env['PATH'] ?? processPath }) : undefined;
       if (!found.ok) {
         problems.push({ path: [...at, 'agent', 'cli'], at: 'value', message: `Claude Code ("${CLAUDE_PROGRAM}") is not installed: not found on PATH`, hint: CLAUDE_INSTALL_HINT });
+      } else if (answers && !answers.ok) {
+        problems.push({ path: [...at, 'agent', 'cli'], at: 'value', message: answers.message, ...(answers.hint ? { hint: answers.hint } : {}) });
       }
     }
     const script = m.agent?.demoScript;

@@ -1,18 +1,24 @@
 /**
  * `agent: { cli: claude }` in a layout: what it normalizes to, how a typo in it is reported, and that
- * `validate` refuses a Claude Code member when the claude binary is not on PATH, with the install command.
+ * `validate` refuses a Claude Code member when the claude binary is not on PATH, with the install command,
+ * or when it does not answer `claude --version` (npm's launcher without the native binary); and the
+ * member's prompt names the plan approver the layout configures.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { formatErrors, loadLayout } from '../../src/config/load.js';
-import { cliProcess } from '../helpers/team.js';
+import { claudeLaunchOf } from '../../src/cli/claude-member.js';
+import { launchOf } from '../../src/cli/start.js';
+import { OPERATOR } from '../../src/protocol/trust.js';
+import { claudeCodeForTests } from '../helpers/claude-code.js';
+import { BIN, cliProcess } from '../helpers/team.js';
 import { lines, tempDir, writeLayout } from '../config/layout-files.js';
 
 /** A folder holding an executable named `claude` (its content never runs here). */
 function fakeClaudeDir(): string {
   const dir = tempDir();
-  fs.writeFileSync(path.join(dir, 'claude'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'claude'), '#!/bin/sh\n[ "$1" = --version ] && echo "2.1.328 (Claude Code)"\nexit 0\n', { mode: 0o755 });
   return dir;
 }
 
@@ -83,4 +89,41 @@ test('claude.example-layout-and-its-demo-scripts-are-valid', async () => {
   const scripts = await loadScriptDir(path.join(repo, 'examples/claude/scripts'));
   if (!scripts.ok) throw new Error(scripts.errors.map(formatScriptError).join('\n'));
   expect([...scripts.value.keys()].sort()).toEqual(['amy', 'bob', 'lead']);
+});
+
+// npm's own launcher, left in place when the package's postinstall did not fetch the native binary
+// (the pinned package installed with --ignore-scripts has it, 500 bytes), and the native binary itself.
+const npmLauncher = (() => {
+  const real = claudeCodeForTests();
+  const launcher = real && path.join(path.dirname(real), '..', 'claude-code', 'bin', 'claude.exe');
+  return launcher && fs.existsSync(launcher) && fs.statSync(launcher).size < 10_000 ? { real, launcher } : null;
+})();
+
+describe.skipIf(!npmLauncher)('validate runs claude --version (real binary and npm launcher)', () => {
+  test('claude.validate-refuses-npm-launcher-without-its-native-binary-and-accepts-the-real-one', async () => {
+    const file = writeLayout(LAYOUT);
+    const stub = tempDir();
+    fs.symlinkSync(npmLauncher!.launcher, path.join(stub, 'claude'));
+    const r = await cliProcess(['validate', file], { PATH: `${stub}:${path.dirname(process.execPath)}:/usr/bin:/bin` });
+    expect(r.code, r.out).toBe(1);
+    expect(r.err).toContain(`lead.agent.cli: ${path.join(stub, 'claude')} is not a working Claude Code: \`claude --version\` exited 1 ("Error: claude native binary not installed.")`);
+    expect(r.err).toContain('hint: install it with `npm install -g @anthropic-ai/claude-code`');
+    expect(r.err).not.toMatch(/at .*\.js:\d+/);
+    const real = tempDir();
+    fs.symlinkSync(npmLauncher!.real, path.join(real, 'claude'));
+    const ok = await cliProcess(['validate', file], { PATH: `${real}:${path.dirname(process.execPath)}:/usr/bin:/bin` });
+    expect(ok.code, ok.err).toBe(0);
+  });
+});
+
+test('claude.member-prompt-names-the-configured-plan-approver', () => {
+  for (const [approver, expected] of [['human', OPERATOR], ['lead', 'lead']] as const) {
+    const r = loadLayout(writeLayout(`plan_approver: ${approver}\n${LAYOUT}`), { env: { PATH: fakeClaudeDir() } });
+    if (!r.ok) throw new Error(formatErrors(r.errors));
+    const amy = r.layout.teammates[0]!;
+    const launch = claudeLaunchOf(amy, r.layout, tempDir(), BIN, {});
+    const prompt = launch.args[launch.args.indexOf('--append-system-prompt') + 1]!;
+    expect(prompt).toContain(`have it approved by ${expected} before`);
+    expect(launchOf(amy, r.layout, tempDir(), {}).env.TEAMUX_PLAN_APPROVER).toBe(expected);
+  }
 });

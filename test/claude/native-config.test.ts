@@ -15,7 +15,7 @@ import { lines, tempDir, writeLayout } from '../config/layout-files.js';
 
 function fakeClaudeDir(): string {
   const dir = tempDir();
-  fs.writeFileSync(path.join(dir, 'claude'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'claude'), '#!/bin/sh\n[ "$1" = --version ] && echo "2.1.328 (Claude Code)"\nexit 0\n', { mode: 0o755 });
   return dir;
 }
 

@@ -21,7 +21,7 @@ afterEach(() => {
 
 function fakeClaudePath(): string {
   const dir = tempDir();
-  fs.writeFileSync(path.join(dir, 'claude'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'claude'), '#!/bin/sh\n[ "$1" = --version ] && echo "2.1.328 (Claude Code)"\nexit 0\n', { mode: 0o755 });
   return `${dir}:/usr/bin:/bin`;
 }
 
