@@ -187,7 +187,8 @@ export class Multiplexer {
     startupMark('up');
     this.timeline = false;
     store.log.info(`start-up (ms since the process began): ${startupTimeline()}`);
-    store.log.info(`panes start with ${spawnMethod()}`);
+    // tmux starts the panes of the tmux backend itself; only this process's ptys have a method to name.
+    store.log.info(this.opts.host.kind === 'pty' ? `panes start with ${spawnMethod()}` : 'panes start in tmux (its own fork)');
     this.opts.onScreenUp?.();
   }
 

@@ -29,6 +29,8 @@ afterEach(async () => {
  * teammate it says who it is and waits.
  */
 const FAKE_CLAUDE = `#!/bin/bash
+# teamux validate asks every claude on PATH for its version.
+[ "$1" = --version ] && { echo "2.1.328 (Claude Code)"; exit 0; }
 if [ "$TEAMUX_MEMBER" != lead ]; then
   # Like a full-screen program, it draws again when its window is resized.
   up() { echo "TEAMMATE-UP member=$TEAMUX_MEMBER pane=$TMUX_PANE"; }
@@ -104,6 +106,8 @@ describe('Claude Code teammates under the tmux backend (e2e)', () => {
     await second.waitFor((s) => / 2 amy · /.test(s) && s.includes('TEAMMATE-UP member=amy'), "amy's pane in the attached screen", 60_000);
     await waitFor(() => readFileSync(path.join(teamDir, 'teamux.log'), 'utf8').includes('focus request for amy'), 'the stale focus request to be seen', 30_000, 100);
     expect(readFileSync(path.join(teamDir, 'teamux.log'), 'utf8')).toMatch(/focus request for amy from \S+ dropped \(made before this screen attached/);
+    // tmux forks these panes: the log names that, not this process's unused pty method ('not chosen yet').
+    expect(readFileSync(path.join(teamDir, 'teamux.log'), 'utf8')).toContain('panes start in tmux (its own fork)');
     expect(await second.screen()).toContain('[natmux] → lead');
 
     // While attached, the lead opens bob: his pane appears in this screen.
