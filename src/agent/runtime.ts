@@ -43,7 +43,7 @@ export interface RuntimeDeps {
 /** Environment for child processes: the caller's, without API credentials or where the key is kept. */
 export function childEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out = { ...env };
-  for (const k of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'TEAMUX_API_KEY_FILE', 'TEAMUX_API_KEY_COMMAND', 'TEAMUX_ENROL_TOKEN']) delete out[k];
+  for (const k of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'TEAMUX_API_KEY_FILE', 'TEAMUX_API_KEY_COMMAND', 'TEAMUX_ENROL_TOKEN', 'TEAMUX_ENROL_SOCKET']) delete out[k];
   return out;
 }
 
@@ -110,7 +110,7 @@ export class AgentRuntime implements Disposable {
       await this.store.memberStarted(this.options.name, process.pid);
       this.recorded = 'working';
       this.heartbeat = startHeartbeat(this.store, this.options.name, this.options.heartbeatMs);
-      if (this.me.kind === 'lead') this.signer = await enrolLead(this.store, this.pane, this.options.name, this.gate.trust, this.startEnv.TEAMUX_ENROL_TOKEN);
+      if (this.me.kind === 'lead') this.signer = await enrolLead(this.store, this.pane, this.options.name, this.gate.trust, this.startEnv);
       await this.restore();
       if (this.offline) {
         this.pane.line(this.offline, 'red');

@@ -7,7 +7,8 @@
  * from the team folder could have been swapped by a teammate). Commands run one at a time, in arrival order,
  * each change only once the calling process may make it (src/claude/tmux-shim/caller-gate.ts).
  */
-import { createServer, type Server, type Socket } from 'node:net';
+import type { Server, Socket } from 'node:net';
+import { listenUnix } from '../host/unix-server.js';
 import { rmSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
 import { parseLeadVerifyKey } from '../claude/lead-sig.js';
@@ -89,15 +90,7 @@ export class TmuxBridge<H> implements TmuxSurface {
 
   /** Listen on the socket (a stale socket file from a crashed run is replaced). */
   async listen(): Promise<void> {
-    rmSync(this.opts.socket, { force: true });
-    const server = createServer((s) => this.accept(s));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.opts.socket, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    const server = await listenUnix(this.opts.socket, (s) => this.accept(s));
     server.on('error', (err) => this.opts.store.log.error('tmux stand-in socket failed', err));
     this.server = server;
     this.opts.store.log.info(`tmux stand-in listening on ${this.opts.socket}`);
@@ -310,6 +303,7 @@ export class TmuxBridge<H> implements TmuxSurface {
     const lead = this.opts.lead;
     const env: Record<string, string> = { ...lead.env, ...run.env, TMUX_PANE: id };
     delete env.TEAMUX_ENROL_TOKEN;
+    delete env.TEAMUX_ENROL_SOCKET;
     if (member) {
       env.TEAMUX_MEMBER = member;
       env.TEAMUX_PLAN_REQUIRED = this.opts.planRequired ? '1' : '0';

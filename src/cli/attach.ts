@@ -80,11 +80,12 @@ export const attachVerb: Verb = {
       if (isNativeLead(layout.lead)) await (await import('./tmux-bridge.js')).startTmuxBridge(dir, path.join(BIN_DIR, 'teamux'), nativeBridgeSpec(layout, store, { ...trust.env }, tmuxSocket(ctx.env)));
       const teammates = adoptedTeammates(procs, [layout.lead, ...layout.teammates].map((m) => m.name), await bridgeSlots(team, ctx.env), layout.lead.cwd);
       const mux = muxFor({ layout, layoutFile: cfg.layoutFile, keys, store, host, teamDir: dir, extraEnv: { ...trust.env }, demo: demoUrl && !ctx.env.ANTHROPIC_API_KEY, adopt: procs, teammates, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv, boot: ctx.boot });
+      trust.seePanes(() => mux.panes);
       const code = await mux.run();
       await sayWhyDetached(ctx, store);
       return code;
     } finally {
-      trust.authority.dispose();
+      trust.dispose();
       await release();
     }
   },

@@ -17,7 +17,6 @@ import { buildKeyTable, type KeyTable } from '../keys/keymap.js';
 import { initTeam, type TeamSpec } from '../store/init.js';
 import { connectBackend, initRemoteTeam, openRemoteTeam } from '../store/select.js';
 import { defaultBindings } from '../mux/actions.js';
-import { TrustAuthority } from '../store/trust.js';
 import { TeamPaths } from '../store/paths.js';
 import { Multiplexer, type MemberLaunch } from '../app/multiplexer.js';
 import { TeamStore } from '../store/team.js';
@@ -30,6 +29,9 @@ import { claimMuxLock, liveMux, sayWhyDetached } from './mux-lock.js';
 import type { BridgeSpec } from '../app/bridge-process.js';
 import type { Verb } from './verb.js';
 import { learnOuterTerminal } from '../ui/outer-query.js';
+import { trustFor } from './screen-trust.js';
+
+export { trustFor } from './screen-trust.js';
 import { startupMark } from '../host/startup-marks.js';
 
 /** The folder holding bin/teamux, put first on members' PATH so scripts can call `teamux`. */
@@ -179,27 +181,6 @@ export function requireTty(verb: string): void {
   }
 }
 
-/**
- * This screen's trust root for the run: a keypair in memory whose public key (and the run) every
- * member gets in env, and which signs the operator's plan decisions through the store. A lead (agent
- * or Claude Code) that approves plans gets a one-time enrolment token in its env only. Dispose it when the screen ends.
- */
-export async function trustFor(store: TeamStore, layout: NormalizedLayout, run: string): Promise<{ authority: TrustAuthority; env: Record<string, string>; memberEnv: Record<string, Record<string, string>>; restartEnv: Record<string, () => Record<string, string>> }> {
-  const authority = new TrustAuthority(store.paths, layout.name, run, store.log);
-  store.decisionSigner = authority.signer();
-  await authority.serve();
-  const memberEnv: Record<string, Record<string, string>> = {};
-  const restartEnv: Record<string, () => Record<string, string>> = {};
-  // A Claude Code lead's env reaches the `teamux mcp` server it starts, which enrols (src/mcp/trust.ts).
-  if (layout.planApprover === 'lead' && (layout.lead.agent || layout.lead.claude)) {
-    const lead = layout.lead.name;
-    memberEnv[lead] = { TEAMUX_ENROL_TOKEN: authority.issueToken(lead) };
-    // A lead restarted by the screen (C-a R) enrols again with a token of its own; the old one is void.
-    restartEnv[lead] = () => ({ TEAMUX_ENROL_TOKEN: authority.issueToken(lead) });
-  }
-  return { authority, env: { TEAMUX_TRUST_KEY: authority.publicKey, TEAMUX_RUN: run }, memberEnv, restartEnv };
-}
-
 /** A team on a NATS store: its URL, its name and the environment holding the credentials. */
 export interface RemoteTeam {
   url: string;
@@ -319,7 +300,7 @@ export const startVerb: Verb = {
     // the run's trust root is made: neither waits for the other).
     const [staleRun, trustRun] = await Promise.allSettled([store.releaseStale(), trustFor(store, layout, run)]);
     if (staleRun.status === 'rejected') {
-      if (trustRun.status === 'fulfilled') trustRun.value.authority.dispose();
+      if (trustRun.status === 'fulfilled') trustRun.value.dispose();
       throw staleRun.reason;
     }
     if (trustRun.status === 'rejected') throw trustRun.reason;
@@ -358,12 +339,13 @@ export const startVerb: Verb = {
       // With tmux, a native lead's stand-in is served beside the session, so it outlives this screen.
       if (backend === 'tmux' && isNativeLead(layout.lead)) await (await import('./tmux-bridge.js')).startTmuxBridge(teamDir, path.join(BIN_DIR, 'teamux'), nativeBridgeSpec(layout, store, extraEnv, (await import('./tmux-backend.js')).tmuxSocket(ctx.env)));
       const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv, boot: ctx.boot });
+      trust.seePanes(() => mux.panes);
       const code = await mux.run();
       await sayWhyDetached(ctx, store);
       return code;
     } finally {
       await outer;
-      trust.authority.dispose();
+      trust.dispose();
       await closeDemo?.();
       await release();
     }

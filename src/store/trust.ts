@@ -3,11 +3,13 @@
  * `enrol-<id>.json` (its public key, MAC'd with the one-time token it got in env), and the screen that
  * started it answers with `answer-<id>.json`: a certificate signed by the screen's root key, or a
  * refusal saying why. TrustAuthority is the screen's side. It owns the root keypair and the unused
- * enrolment tokens, in memory only (never on disk, in env of other members, or in logs); the first
- * valid enrolment of a token consumes it, so a token read later from /proc/PID/environ is useless.
+ * enrolment tokens, in memory only (never on disk, in any process's environment, or in logs): a lead
+ * fetches its token from the screen's enrolment socket (app/enrol-socket.ts), which hands it only to
+ * a process in the lead's own pane, once; the first valid enrolment of a token consumes it.
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
+import { createConnection } from 'node:net';
 import { z } from '../protocol/zod.js';
 import {
   Certificate, certificateValid, Enrolment, enrolmentValid, issueCertificate, keyId, leadSigner, makeEnrolment, newKeyPair, parsePublicKey, rootSigner,
@@ -83,7 +85,7 @@ export type Enrolled = { signer: DecisionSigner } | { why: string };
  * LEAD` (a Claude Code lead); the caller says the outcome where its user sees it.
  */
 export async function enrolKey(files: TrustFiles, anchor: TrustAnchor | null, member: string, token: string, timeoutMs: number, signal?: AbortSignal): Promise<Enrolled> {
-  if (!anchor) return { why: 'TEAMUX_ENROL_TOKEN is set but TEAMUX_TRUST_KEY or the run is missing' };
+  if (!anchor) return { why: 'this lead has an enrolment token but TEAMUX_TRUST_KEY or the run is missing' };
   const keys = newKeyPair();
   const id = await files.submit(makeEnrolment(token, { team: anchor.team, run: anchor.run, member, publicKey: keys.publicKey }));
   const answer = await files.waitForAnswer(id, timeoutMs, signal);
@@ -101,7 +103,51 @@ export async function enrolKey(files: TrustFiles, anchor: TrustAnchor | null, me
  * server inside the same process, which still holds the used token): every start of the lead's process
  * by the screen brings a fresh token.
  */
-export const RE_ENROL_HINT = 'If Claude Code restarted its MCP server, the lead process still holds that used token: end the lead (/exit in its pane) and restart it with C-a R; the screen gives every new lead process a fresh token';
+export const RE_ENROL_HINT = 'If Claude Code restarted its MCP server, that start of the lead has used its token: end the lead (/exit in its pane) and restart it with C-a R; the screen gives every new lead process a fresh token';
+
+/** How long a lead waits for the enrolment socket's answer (the screen checks which process asks). */
+export const TOKEN_FETCH_TIMEOUT_MS = 10_000;
+
+/**
+ * Ask the screen's enrolment socket for `member`'s one-time token: one JSON line out
+ * (`{member, pid}`), one back (`{token}` or `{refused}`). The pid only speeds the screen's check
+ * (it is verified against the kernel's socket table); the screen decides from the process it finds.
+ */
+export function fetchEnrolToken(socket: string, member: string, timeoutMs = TOKEN_FETCH_TIMEOUT_MS): Promise<{ token: string } | { why: string }> {
+  return new Promise((resolve) => {
+    let text = '';
+    const done = (r: { token: string } | { why: string }): void => {
+      clearTimeout(timer);
+      conn.destroy();
+      resolve(r);
+    };
+    const timer = setTimeout(() => done({ why: `the teamux screen's enrolment socket ${socket} did not answer within ${Math.round(timeoutMs / 1000)} s` }), timeoutMs);
+    const conn = createConnection(socket, () => conn.write(`${JSON.stringify({ member, pid: process.pid })}\n`));
+    conn.setEncoding('utf8');
+    conn.on('data', (chunk: string) => {
+      text += chunk;
+      const nl = text.indexOf('\n');
+      if (nl < 0) return text.length > 4096 ? done({ why: 'the enrolment socket answered garbage' }) : undefined;
+      const json = parseJson(socket, text.slice(0, nl));
+      const v = json.ok ? (json.value as { token?: unknown; refused?: unknown }) : {};
+      if (typeof v.token === 'string' && v.token.length > 0) return done({ token: v.token });
+      done({ why: typeof v.refused === 'string' ? `the teamux screen refused to hand out the token: ${v.refused}` : 'the enrolment socket answered garbage' });
+    });
+    conn.on('error', (err: NodeJS.ErrnoException) => done({ why: `cannot reach the teamux screen's enrolment socket ${socket}: ${err.code ?? err.message}` }));
+  });
+}
+
+/**
+ * The lead's one-time token: from the screen's enrolment socket (TEAMUX_ENROL_SOCKET, what `teamux
+ * start` gives), or TEAMUX_ENROL_TOKEN when a launcher of one's own put it in the environment;
+ * undefined when neither is set (this member enrols nothing).
+ */
+export async function enrolTokenOf(env: NodeJS.ProcessEnv, member: string): Promise<{ token: string } | { why: string } | undefined> {
+  const given = env.TEAMUX_ENROL_TOKEN;
+  if (given) return { token: given };
+  const socket = env.TEAMUX_ENROL_SOCKET;
+  return socket ? fetchEnrolToken(socket, member) : undefined;
+}
 
 /** The screen's trust root for one run: signs the operator's decisions and certifies the lead's key. */
 export class TrustAuthority {
@@ -113,6 +159,8 @@ export class TrustAuthority {
   private readonly used = new Set<string>();
   // tokens given to a member's earlier process, replaced unused when it was restarted
   private readonly replaced = new Set<string>();
+  // tokens already handed out over the enrolment socket (each goes to one caller only)
+  private readonly handed = new Set<string>();
   // the folder watch, released by dispose()
   private stop: AbortController | null = null;
 
@@ -143,6 +191,20 @@ export class TrustAuthority {
     const token = randomBytes(32).toString('base64url');
     this.tokens.set(token, member);
     return token;
+  }
+
+  /**
+   * The current token of `member`, handed out once (over the enrolment socket, to a caller already
+   * placed in that member's pane): a second caller for the same start is refused.
+   */
+  handOut(member: string): { token: string } | { refused: string } {
+    for (const [token, to] of this.tokens) {
+      if (to !== member) continue;
+      if (this.handed.has(token)) return { refused: `${member}'s token for this start was already handed out: one process enrols per start. ${RE_ENROL_HINT}` };
+      this.handed.add(token);
+      return { token };
+    }
+    return { refused: `${member} has no unused enrolment token (plan_approver is not ${member}, or its token was used). ${RE_ENROL_HINT}` };
   }
 
   /** Answer one enrolment: a certificate for the first valid use of a token, a refusal otherwise. */

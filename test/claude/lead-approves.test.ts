@@ -1,9 +1,10 @@
 // `plan_approver: lead` with a Claude Code lead, end to end with the real binary in a private tmux
-// server: the lead's `teamux mcp` server enrols a signing key with the one-time token the screen put
-// in the lead's environment (Claude Code passes it on to its stdio MCP servers), and the lead's
+// server: the lead's `teamux mcp` server (a child of the lead's Claude Code, so in the lead's pane) fetches
+// its one-time token from the screen's enrolment socket, whose path Claude Code passes on in its
+// environment, enrols a signing key, and the lead's
 // mcp__teamux__approve_plan opens a Claude Code teammate's plan gate. Before that, every way a
 // teammate has to approve its own plan fails: the lead-only tool from its own Claude Code, a second
-// `teamux mcp --as lead` started with the lead's environment read from /proc (the token is used up),
+// `teamux mcp --as lead` started with the lead's environment read from /proc (outside the lead's pane),
 // and a hand-written approval signed with a key of its own (the gate finds it unverified).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -42,14 +43,14 @@ describe.skipIf(!CLAUDE)('a Claude Code lead approves plans (real binary, e2e in
   it('claude.lead-approves-a-teammates-plan-over-mcp-and-nobody-else-can', async () => {
     const { root, teamDir, store, server, log, idle, say } = await startClaudeTeam(CLAUDE!, 'ccl', LAYOUT, scripts, cleanups);
     await Promise.all([idle('lead'), idle('amy')]);
-    // The lead's MCP server enrolled its key with the token from the lead's environment.
+    // The lead's MCP server enrolled its key with the token the socket handed to it (it is in the lead's pane).
     await waitFor(() => log().includes('mcp lead: signing key enrolled'), 'the lead\'s MCP server enrolled', 30_000, 50);
     expect(log()).toMatch(/certified lead's key [0-9a-f]{16}/);
-    // The token never reached the disk: not in the MCP config, not in the settings, not in the log.
+    expect(log()).toMatch(/enrolment socket: handed lead's token to pid \d+ \(node < .*claude/);
+    // The token is in no environment: the lead's has only the socket's path.
     const leadPid = (await store.config()).members.find((m) => m.name === 'lead')!.pid!;
-    const token = environOf(leadPid).TEAMUX_ENROL_TOKEN;
-    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    for (const f of ['claude/lead/mcp.json', 'claude/lead/settings.json', 'teamux.log']) expect(readFileSync(path.join(teamDir, f), 'utf8')).not.toContain(token!);
+    expect(environOf(leadPid).TEAMUX_ENROL_TOKEN).toBeUndefined();
+    expect(environOf(leadPid).TEAMUX_ENROL_SOCKET).toMatch(/enrol/);
 
     // amy submits her plan over MCP; her Write is held by the gate while it is pending.
     await say('lead', 'amy', 'please write hello');
@@ -65,7 +66,7 @@ describe.skipIf(!CLAUDE)('a Claude Code lead approves plans (real binary, e2e in
     await idle('amy');
     expect((await store.requests.get(plan.id)).ok && ((await store.requests.get(plan.id)) as { value: ProtocolRequest }).value.status).toBe('pending');
 
-    // 2. A `teamux mcp --as lead` started with the lead's environment, token and all, read from /proc.
+    // 2. A `teamux mcp --as lead` started with the lead's environment read from /proc: it is not in the lead's pane.
     const stolen = environOf(leadPid);
     const thief = new Client({ name: 'thief', version: '1.0.0' });
     await thief.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--as', 'lead', '--team-dir', teamDir], env: stolen, stderr: 'pipe' }));
@@ -73,8 +74,8 @@ describe.skipIf(!CLAUDE)('a Claude Code lead approves plans (real binary, e2e in
     const stolenTry = await callTool(thief, 'approve_plan', { request_id: plan.id });
     expect(stolenTry.isError).toBe(true);
     expect(stolenTry.text).toContain('refused (unsigned)');
-    expect(stolenTry.text).toContain('its token was already used');
-    await waitFor(() => /refused the enrolment lead-[0-9a-f]+: its token was already used/.test(log()), 'the screen\'s log of the refused enrolment', 30_000, 50);
+    expect(stolenTry.text).toContain("is not in lead's pane");
+    await waitFor(() => /enrolment socket: refused pid \d+ .*outside every teamux pane, not in lead's/.test(log()), 'the screen\'s log of the refused token', 30_000, 50);
 
     // 3. A hand-written approval signed with a key amy made, under a certificate she made: still blocked.
     const mallory = newKeyPair();

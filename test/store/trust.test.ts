@@ -38,6 +38,19 @@ describe('trust authority', () => {
     expect(log).not.toContain(token);
   });
 
+  it('trust-authority.hands-a-token-out-once-per-start', () => {
+    const authority = new TrustAuthority({} as never, 'test', 'run-1', { warn: () => undefined, info: () => undefined } as never);
+    expect(authority.handOut('lead')).toMatchObject({ refused: expect.stringContaining('no unused enrolment token') });
+    const token = authority.issueToken('lead');
+    expect(authority.handOut('amy')).toMatchObject({ refused: expect.stringContaining('amy has no unused enrolment token') });
+    expect(authority.handOut('lead')).toEqual({ token });
+    expect(authority.handOut('lead')).toMatchObject({ refused: expect.stringContaining('already handed out') });
+    // A restart (C-a R) issues a fresh token, handed out once again.
+    const next = authority.issueToken('lead');
+    expect(next).not.toBe(token);
+    expect(authority.handOut('lead')).toEqual({ token: next });
+  });
+
   it('trust-authority.does-not-answer-for-members-an-earlier-screen-started', async () => {
     const t = await makeTeam(['amy'], { planRequired: true, planApprover: OPERATOR });
     cleanups.push(t.cleanup);
