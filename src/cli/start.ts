@@ -30,8 +30,6 @@ import type { BridgeSpec } from '../app/bridge-process.js';
 import type { Verb } from './verb.js';
 import { learnOuterTerminal } from '../ui/outer-query.js';
 import { trustFor } from './screen-trust.js';
-
-export { trustFor } from './screen-trust.js';
 import { startupMark } from '../host/startup-marks.js';
 
 /** The folder holding bin/teamux, put first on members' PATH so scripts can call `teamux`. */
