@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Benchmark: key press (C-a a on a Claude Code permission request) to the permitted Bash command
-// starting, with the real binary (the pinned version, node scripts/claude-code.mjs) under a real teamux
+// starting, with the real binary (the pinned version, node scripts/agent-clis.mjs) under a real teamux
 // screen in a private tmux server, against the offline scripted Messages API. Two Claude Code members
 // of one team, measured in turn in the same run:
 //   before: the status line and PreToolUse run the node CLI (teamux before the Perl forms, and any
@@ -16,7 +16,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { claudeCodeBinary } from '../scripts/claude-code.mjs';
+import { claudeCodeBinary } from '../scripts/agent-clis.mjs';
 import { claudeSettings } from '../dist/claude/launch.js';
 import { startScriptedServer } from '../dist/demo/server.js';
 import { readClaudeActivity, claudeStopScript } from '../dist/store/claude.js';
@@ -25,7 +25,7 @@ import { TeamStore } from '../dist/store/team.js';
 const RUNS = Number(process.env.RUNS ?? 8);
 const claude = claudeCodeBinary();
 if (!claude) {
-  console.error('Claude Code is not installed: run `node scripts/claude-code.mjs` first');
+  console.error('Claude Code is not installed: run `node scripts/agent-clis.mjs` first');
   process.exit(1);
 }
 const bin = fileURLToPath(new URL('../bin/teamux', import.meta.url));

@@ -1,19 +1,21 @@
 /**
- * The scripted server: an HTTP server on 127.0.0.1 that speaks the Anthropic Messages API and answers
- * from demo scripts, so a team runs offline and agent tests hit a real socket through the real SDK.
- * It owns the listening socket, the open connections, any streaming reply in flight and the request
- * log; close() releases all of them. Routes: POST /v1/messages (JSON or SSE), POST
- * /v1/messages/count_tokens, each also under /m/NAME/ for a client that names its member in the
- * base URL (Claude Code); anything else is a 404 in the API's error shape. Which script answers is
- * decided by player.ts; how a reply looks on the wire by wire.ts.
+ * The scripted server: an HTTP server on 127.0.0.1 that speaks the Anthropic Messages API, the OpenAI
+ * Responses API and the Gemini API and answers from demo scripts, so a team runs offline and agent
+ * tests hit a real socket through the real SDK or CLI. It owns the listening socket, the open
+ * connections, any streaming reply in flight and the request log; close() releases all of them.
+ * Routes (dialects.ts): POST /v1/messages and /v1/messages/count_tokens, POST /v1/responses, POST
+ * /v1beta/models/M:generateContent and :streamGenerateContent, each also under /m/NAME/ for a client
+ * that names its member in the base URL; anything else is a 404. Which script answers is decided by
+ * player.ts; how a reply looks on the wire by dialects.ts and the wire modules.
  */
 import { createServer, type IncomingMessage, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Disposable } from '../host/types.js';
 import { scriptFromObject, formatScriptError, type Script, type ScriptInput, type ErrorType } from './script.js';
-import { ScriptPlayer, memberOf, userText, type Answer } from './player.js';
-import { encodeSse, errorJson, estimateInputTokens, messageEvents, messageJson, newId, renderReply } from './wire.js';
+import { ScriptPlayer, memberOf, type Answer } from './player.js';
+import { newId } from './wire.js';
+import { MESSAGES_DIALECT, routeOf, type Dialect } from './dialects.js';
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** `/m/NAME` in front of an API path names the member (see handle()). */
@@ -98,7 +100,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     handle(req, res).catch((e: unknown) => {
       // A bug in the handler: answer like the API would, never crash the host process.
       if (res.destroyed) return;
-      if (!res.headersSent) sendError(res, 500, 'api_error', `scripted server bug: ${(e as Error).message}`);
+      if (!res.headersSent) sendError(res, MESSAGES_DIALECT, 500, 'api_error', `scripted server bug: ${(e as Error).message}`);
       else res.destroy();
     });
   });
@@ -112,57 +114,57 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     const base = { at, method, path, headers, member: undefined, script: undefined, step: null };
     if (raw === undefined) {
       record({ ...base, body: null, outcome: 'rejected', status: 413 });
-      return sendError(res, 413, 'request_too_large', 'Request exceeds the maximum allowed size');
+      return sendError(res, MESSAGES_DIALECT, 413, 'request_too_large', 'Request exceeds the maximum allowed size');
     }
     const body = parseJson(raw);
-    // A client that cannot send a header (Claude Code) names its member in the base URL: /m/NAME/v1/…
+    // A client that cannot send a header (Claude Code, Codex, Gemini CLI) names its member in the base URL: /m/NAME/v1/…
     const routed = MEMBER_ROUTE.exec(path);
     const apiPath = routed ? path.slice(routed[0].length) : path;
-    const isMessages = method === 'POST' && apiPath === '/v1/messages';
-    const isCount = method === 'POST' && apiPath === '/v1/messages/count_tokens';
-    if (!isMessages && !isCount) {
+    const route = routeOf(method, apiPath);
+    if (!route) {
       record({ ...base, body, outcome: 'rejected', status: 404 });
-      return sendError(res, 404, 'not_found_error', `Not found: ${method} ${path}`);
+      return sendError(res, MESSAGES_DIALECT, 404, 'not_found_error', `Not found: ${method} ${path}`);
     }
+    const { dialect } = route;
     if (opts.apiKey !== undefined && !hasKey(req.headers, opts.apiKey)) {
       record({ ...base, body, outcome: 'rejected', status: 401 });
-      return sendError(res, 401, 'authentication_error', 'invalid x-api-key');
+      return sendError(res, dialect, 401, 'authentication_error', 'invalid x-api-key');
     }
-    const invalid = validateRequest(body, isCount);
+    const invalid = dialect.validate(body, route.count);
     if (invalid) {
       record({ ...base, body, outcome: 'rejected', status: 400 });
-      return sendError(res, 400, 'invalid_request_error', invalid);
+      return sendError(res, dialect, 400, 'invalid_request_error', invalid);
     }
-    if (isCount) {
+    if (route.count) {
       record({ ...base, body, outcome: 'count', status: 200 });
-      return sendJson(res, 200, { input_tokens: estimateInputTokens(body) });
+      return sendJson(res, 200, dialect.countJson(dialect.inputTokens(body)));
     }
 
     const member = routed ? routed[1]! : memberOf(req.headers['x-teamux-member'], body, defaultScript);
-    const played = player.play(member, userText(body));
+    const side = dialect.sideReply(body);
+    const played = side ? { script: 'side', answer: { kind: 'turn', step: null, outcome: 'idle', reply: side, stopReason: 'end_turn' } as const } : player.play(member, dialect.userText(body));
     if (!played) {
       record({ ...base, body, member, outcome: 'rejected', status: 400 });
       const known = player.names().join(', ') || 'none';
-      return sendError(res, 400, 'invalid_request_error', `no demo script for member '${member}' (scripts: ${known})`);
+      return sendError(res, dialect, 400, 'invalid_request_error', `no demo script for member '${member}' (scripts: ${known})`);
     }
     const { answer, script } = played;
-    const b = body as { model: string; stream?: boolean };
-    const stream = b.stream === true;
+    const b = body as { model?: string; stream?: boolean };
+    const model = route.model ?? b.model ?? 'demo';
+    const stream = route.stream ?? b.stream === true;
     const entry = { ...base, body, member, script, step: answer.step };
     if (answer.kind === 'error' && !(answer.midStream && stream)) {
       record({ ...entry, outcome: 'error', status: answer.status });
       const extra: Record<string, string> = answer.retryAfter === undefined ? {} : { 'retry-after': String(answer.retryAfter) };
-      return sendError(res, answer.status, answer.errorType, answer.message, extra);
+      return sendError(res, dialect, answer.status, answer.errorType, answer.message, extra);
     }
     record({ ...entry, outcome: answer.kind === 'error' ? 'error' : answer.outcome, status: 200 });
-    const inputTokens = estimateInputTokens(body);
-    if (stream) return streamAnswer(res, answer, b.model, inputTokens);
-    if (answer.kind === 'turn') {
-      sendJson(res, 200, messageJson(renderReply(answer.reply, answer.stopReason, b.model, inputTokens)));
-    }
+    const inputTokens = dialect.inputTokens(body);
+    if (stream) return streamAnswer(res, dialect, answer, model, inputTokens);
+    if (answer.kind === 'turn') sendJson(res, 200, dialect.json(answer.reply, answer.stopReason, model, inputTokens));
   }
 
-  async function streamAnswer(res: ServerResponse, answer: Answer, model: string, inputTokens: number): Promise<void> {
+  async function streamAnswer(res: ServerResponse, dialect: Dialect, answer: Answer, model: string, inputTokens: number): Promise<void> {
     const requestId = newId('req');
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -171,15 +173,12 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     });
     const events =
       answer.kind === 'turn'
-        ? messageEvents(renderReply(answer.reply, answer.stopReason, model, inputTokens))
-        : [
-            ...messageEvents(renderReply([], 'end_turn', model, inputTokens)).slice(0, 1),
-            { event: 'error', data: errorJson(answer.errorType, answer.message, requestId) },
-          ];
+        ? dialect.events(answer.reply, answer.stopReason, model, inputTokens)
+        : dialect.failedEvents(answer.errorType, answer.message, model, inputTokens, requestId);
     const pace = opts.chunkDelayMs ?? 0;
     for (const e of events) {
       if (closing.signal.aborted || res.destroyed) break;
-      res.write(encodeSse(e));
+      res.write(dialect.encode(e));
       if (pace > 0) await delay(pace, undefined, { signal: closing.signal }).catch(() => undefined);
     }
     res.end();
@@ -238,16 +237,6 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
   };
 }
 
-/** The API's checks that matter to a client: a model, max_tokens and messages (not for count_tokens' max_tokens). */
-function validateRequest(body: unknown, isCount: boolean): string | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'request body must be a JSON object';
-  const b = body as Record<string, unknown>;
-  if (typeof b['model'] !== 'string' || !b['model']) return 'model: Field required';
-  if (!isCount && typeof b['max_tokens'] !== 'number') return 'max_tokens: Field required';
-  if (!Array.isArray(b['messages'])) return 'messages: Field required';
-  return undefined;
-}
-
 function hasKey(headers: IncomingHttpHeaders, key: string): boolean {
   const auth = headers['authorization'];
   return headers['x-api-key'] === key || auth === `Bearer ${key}`;
@@ -292,9 +281,9 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
-function sendError(res: ServerResponse, status: number, type: ErrorType, message: string, headers: Record<string, string> = {}): void {
+function sendError(res: ServerResponse, dialect: Dialect, status: number, type: ErrorType, message: string, headers: Record<string, string> = {}): void {
   const requestId = newId('req');
-  const text = JSON.stringify(errorJson(type, message, requestId));
+  const text = JSON.stringify(dialect.errorBody(status, type, message, requestId));
   res.writeHead(status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),

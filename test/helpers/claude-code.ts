@@ -1,19 +1,28 @@
 // The real Claude Code binary for the e2e tests: the pinned version from the cache outside the repo
-// (scripts/claude-code.mjs). On CI (CI set) it is installed when missing; elsewhere a missing binary
+// (scripts/agent-clis.mjs, which also pins Codex CLI and Gemini CLI). On CI (CI set) it is installed when missing; elsewhere a missing binary
 // skips the tests with a visible notice. Also the pieces every such test needs: a PATH folder holding
 // `claude`, and a fake user HOME whose Claude Code settings must come out untouched.
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 // @ts-expect-error: a plain .mjs script without types
-import { CLAUDE_CODE_VERSION, claudeCodeBinary, ensureClaudeCode } from '../../scripts/claude-code.mjs';
+import { AGENT_CLIS, cliBinary, ensureCli } from '../../scripts/agent-clis.mjs';
 
-/** The binary's path, or null (with a notice on stderr saying how to get it). */
-export function claudeCodeForTests(): string | null {
-  const found = (claudeCodeBinary as () => string | null)();
+/** The agent CLIs the real-binary tests drive. */
+export type AgentCliName = 'claude' | 'codex' | 'gemini';
+
+/** A pinned CLI's executable, or null (with a notice on stderr saying how to get it). */
+export function agentCliForTests(name: AgentCliName): string | null {
+  const found = (cliBinary as (n: string) => string | null)(name);
   if (found) return found;
-  if (process.env.CI) return (ensureClaudeCode as () => string)();
-  process.stderr.write(`\n  NOTICE: Claude Code ${CLAUDE_CODE_VERSION as string} is not installed: the real-binary e2e tests are SKIPPED.\n  Install it (outside the repo) with: node scripts/claude-code.mjs\n\n`);
+  if (process.env.CI) return (ensureCli as (n: string) => string)(name);
+  const cli = (AGENT_CLIS as Record<string, { title: string; version: string }>)[name]!;
+  process.stderr.write(`\n  NOTICE: ${cli.title} ${cli.version} is not installed: its real-binary e2e tests are SKIPPED.\n  Install it (outside the repo) with: node scripts/agent-clis.mjs ${name}\n\n`);
   return null;
+}
+
+/** The Claude Code binary's path, or null (with a notice on stderr saying how to get it). */
+export function claudeCodeForTests(): string | null {
+  return agentCliForTests('claude');
 }
 
 /** A folder to put first on PATH, holding `claude` (a link to `binary`). */
