@@ -2,7 +2,7 @@
  * `teamux archive [TEAM]`: move a finished team's folder to `.teamux/archive/<team>-<time>/`
  * (src/store/archive.ts). Refused (exit 3, reason `running`) while the team's screen runs or any
  * member is alive, with what to do about it; `teamux report --team-dir` still reads the archive.
- * `teamux start` archives a finished demo run the same way (archiveDemoRun).
+ * `teamux start` archives a finished run (or one started `--fresh`) the same way (archiveEarlierRun).
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
@@ -50,18 +50,25 @@ export const archiveVerb: Verb = {
 };
 
 /**
- * The demo model is a script with no memory, so agents resuming an earlier demo's transcripts would
- * be out of step with it: a finished demo run's folder is archived (`.teamux/archive/<team>-<time>/`,
- * as `teamux archive` does) and the demo starts fresh. A team that is running is never touched. A
- * `<team>.previous` folder left by older versions (which made CLI discovery see two teams) is
- * archived too.
+ * The folder of an earlier run that `teamux start` does not resume (a finished run, or `--fresh`) is
+ * archived (`.teamux/archive/<team>-<time>/`, as `teamux archive` does) and the team starts fresh. A
+ * team whose screen runs is never touched (null: opening it then refuses); one with a member still
+ * alive is refused with who. A `<team>.previous` folder left by older versions (which made CLI
+ * discovery see two teams) is archived too.
  */
-export async function archiveDemoRun(teamDir: string): Promise<string | null> {
+export async function archiveEarlierRun(teamDir: string): Promise<{ archived: string | null } | { refused: string; hint: string }> {
   const previous = `${teamDir}.previous`;
   if (existsSync(path.join(previous, 'team.json'))) await archiveTeamFolder(previous, `${path.basename(teamDir)}-previous`);
-  if (!existsSync(path.join(teamDir, 'events.jsonl'))) return null;
+  if (!existsSync(path.join(teamDir, 'team.json')) && !existsSync(path.join(teamDir, 'events.jsonl'))) return { archived: null };
   const opened = await TeamStore.open(teamDir, 'mux');
-  if (opened.ok && (await liveMux(opened.store))) return null;
-  if (opened.ok && (await opened.store.roster()).some((m) => m.reportedStatus !== 'exited')) return null;
-  return archiveTeamFolder(teamDir, path.basename(teamDir));
+  if (opened.ok) {
+    try {
+      if (await liveMux(opened.store)) return { archived: null };
+      const alive = (await opened.store.roster()).filter((m) => m.reportedStatus !== 'exited');
+      if (alive.length > 0) return { refused: `team ${path.basename(teamDir)} cannot start afresh: ${alive.map((m) => `${m.name}${m.pid !== null ? ` (pid ${m.pid})` : ''}`).join(', ')} still running`, hint: 'stop them first (`teamux kill TEAM` for a tmux team), or leave out --fresh to resume the run' };
+    } finally {
+      await opened.store.backend.close();
+    }
+  }
+  return { archived: await archiveTeamFolder(teamDir, path.basename(teamDir)) };
 }

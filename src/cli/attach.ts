@@ -10,6 +10,7 @@ import { sessionTarget, tmuxSessionName } from '../host/tmux/commands.js';
 import { memberState, type MemberState } from '../protocol/members.js';
 import { speaksProtocol } from '../protocol/types.js';
 import { pidAlive } from '../store/liveness.js';
+import { withdrawOrphanPermissions } from '../store/resume.js';
 import { openTeamAt, readStoreMarker } from '../store/select.js';
 import type { MemberView, TeamStore } from '../store/team.js';
 import { closeAfterRun, EXIT_OK, EXIT_REFUSED, parse, UsageError, type CliContext } from './context.js';
@@ -72,6 +73,7 @@ export const attachVerb: Verb = {
     const run = cfg.run ?? (await store.startRun()).run;
     const trust = await trustFor(store, layout, run);
     for (const m of cfg.members) if (m.pid !== null) store.startedByEarlierScreen.set(m.name, m.pid);
+    for (const q of await withdrawOrphanPermissions(store)) store.log.info(`request ${q.id} (permission from ${q.from}) ${q.response?.text ?? 'withdrawn'}`);
     store.log.warn('attached with a new trust key: plan decisions from this screen count for members started or restarted (C-a R) from it; members still running from the earlier screen must be restarted first');
     try {
       const { host, procs } = await attachTmux(team, layout.root, dir, ctx.env);

@@ -21,10 +21,10 @@ import { TeamPaths } from '../store/paths.js';
 import { Multiplexer, type MemberLaunch } from '../app/multiplexer.js';
 import { TeamStore } from '../store/team.js';
 import type { LayoutName, MainSize } from '../ui/geometry.js';
-import { onePositional, parse, storeOf, UsageError, type ScreenBoot } from './context.js';
+import { EXIT_REFUSED, onePositional, parse, storeOf, UsageError, type CliContext, type ScreenBoot } from './context.js';
 import { loadLayoutOrFail, planApproverOf, teamDirOf, teamSpecOf } from './layout-team.js';
 import { claudeLaunchOf, isNativeLead, kickoffClaudeLead, prepareClaudeMembers, tmuxShimPlace } from './claude-member.js';
-import { archiveDemoRun } from './archive.js';
+import { archiveIfChosen, chooseStart, resumeWish, takeRun } from './start-run.js';
 import { claimMuxLock, liveMux, sayWhyDetached } from './mux-lock.js';
 import type { BridgeSpec } from '../app/bridge-process.js';
 import type { Verb } from './verb.js';
@@ -138,6 +138,8 @@ export interface MuxSetup {
   teammates?: MemberLaunch[];
   /** How this screen's code was loaded (logged) and whom to tell once it is up (cli/code-cache.ts). */
   boot?: ScreenBoot;
+  /** A line for the status line once the screen is up (`resumed run …`). */
+  greeting?: Promise<string | null>;
 }
 
 /** Build the multiplexer for a team. */
@@ -157,7 +159,7 @@ export function muxFor(s: MuxSetup): Multiplexer {
     store, host: s.host, team: layout.name, lead: layout.lead.name,
     layout: layout.layout.name as LayoutName, mainSize: mainSizeOf(layout), sidebar: layout.sidebar, attention: layout.attention,
     keys: s.keys, shutdownTimeoutMs: layout.shutdownTimeout * 1000, scrollback: layout.scrollback,
-    members, adopt: s.adopt, demo: s.demo,
+    members, adopt: s.adopt, demo: s.demo, ...(s.greeting ? { greeting: s.greeting } : {}),
     input: process.stdin, output: process.stdout,
     spawnLaunch: (req) => spawnLaunchOf(req, layout, teamDir, extraEnv),
     onShutdown: () => runHooks(store, 'on_shutdown', layout.hooks.onShutdown, layout.root, { TEAMUX_TEAM_DIR: teamDir }),
@@ -253,22 +255,31 @@ async function initForStart(teamDir: string, spec: TeamSpec, remote: RemoteTeam 
 
 export const startVerb: Verb = {
   name: 'start',
-  usage: ['start LAYOUT.yaml [--backend pty|tmux]'],
-  examples: ['teamux start examples/demo/team.yaml', 'teamux start layouts/tmux.yaml --backend tmux'],
+  usage: ['start LAYOUT.yaml [--backend pty|tmux] [--fresh | --resume]'],
+  examples: ['teamux start examples/demo/team.yaml', 'teamux start layouts/tmux.yaml --backend tmux', 'teamux start examples/demo/team.yaml --fresh   # archive the earlier run, begin anew'],
   async run(ctx, argv) {
-    const { values, positionals } = parse(argv, { backend: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } }, this.usage[0]!);
+    const { values, positionals } = parse(argv, { backend: { type: 'string' }, fresh: { type: 'boolean', default: false }, resume: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } }, this.usage[0]!);
+    const wish = resumeWish(values);
     const file = path.resolve(ctx.cwd, onePositional(positionals, 'layout file', this.usage[0]!));
     if (values.backend !== undefined && values.backend !== 'pty' && values.backend !== 'tmux') throw new UsageError(`--backend "${values.backend}" is not a backend`, 'use pty or tmux');
     // Validate before anything is written or started.
     const { layout, warnings } = loadLayoutOrFail(file, ctx.env);
     startupMark('layout');
-    requireTty('start');
-    const keys = keyTableOf(layout, file);
     const backend = (values.backend ?? layout.backend) as 'pty' | 'tmux';
     const teamDir = teamDirOf(layout);
+    // With tmux, a team whose members still run is attached to, not started a second time.
+    if (backend === 'tmux' && (await runsUnderTmux(ctx, layout.name, teamDir))) {
+      if (wish === 'fresh') return refuseStart(ctx, `team ${layout.name} is still running under tmux`, `stop it with \`teamux kill ${layout.name}\` first, or leave out --fresh to attach to it`);
+      return (await import('./attach.js')).attachVerb.run(ctx, [layout.name]);
+    }
     // A NATS store: the shared state lives on the server; members started here are told where it is.
     const url = storeOf(ctx, layout.store);
     const remote: RemoteTeam | null = url ? { url, team: layout.name, env: ctx.env } : null;
+    // Resume the earlier run or begin afresh: decided (and refused) before the terminal is taken.
+    const choice = await chooseStart(teamDir, wish, remote !== null);
+    if (choice.kind === 'refuse') return refuseStart(ctx, choice.message, choice.hint);
+    requireTty('start');
+    const keys = keyTableOf(layout, file);
     const elsewhere = [layout.lead, ...layout.teammates].find((m) => m.remote || m.host);
     if (elsewhere && !remote) throw new UsageError(`${file}: member ${elsewhere.name} runs on another machine (${elsewhere.remote ? 'remote: true' : `host: ${elsewhere.host}`}), but the team is kept in its folder, which other machines cannot share`, 'add store: nats://HOST:4222 to the layout (or pass --store), and start a NATS server: nats-server -js -sd DIR');
     if (layout.lead.remote || layout.lead.host) throw new UsageError(`${file}: lead.${layout.lead.remote ? 'remote' : 'host'}: the lead runs on this machine, beside the screen that enrols it`, `remove ${layout.lead.remote ? 'remote: true' : 'host:'} from the lead; teammates may run elsewhere`);
@@ -281,19 +292,25 @@ export const startVerb: Verb = {
     // A demo model already running (TEAMUX_DEMO_URL given, as the e2e tests do) is used as it is.
     const givenDemo = ctx.env.TEAMUX_DEMO_URL?.trim() || undefined;
     const needsModel = !givenDemo && !hasKey && (members.some((m) => m.agent) || (members.some((m) => m.claude) && existsSync(demoScriptDir(layout, file))));
-    // A finished demo run's folder is archived; on a NATS store the team's state is the server's to keep.
-    const archived = needsModel && !remote ? await archiveDemoRun(teamDir) : null;
+    // A finished run's folder (or any, with --fresh) is archived; on a NATS store the team's state is the server's to keep.
+    const archive = await archiveIfChosen(teamDir, choice);
+    if ('refused' in archive) return refuseStart(ctx, archive.refused, archive.hint);
+    const archived = archive.archived;
     const { store, release } = await openScreen(teamDir, backend, remote, () => initForStart(teamDir, teamSpecOf(layout, file), remote));
     startupMark('team');
     // Ask the outer terminal its colours now and take the answer just before the screen opens: the
     // round trip (tens of ms over ssh) overlaps the run's set-up below. The query never rejects and
     // puts the terminal back as it found it when the answer (or its timeout) comes.
     const outer = learnOuterTerminal({ input: process.stdin, output: process.stdout }, layout.theme);
-    if (archived) store.log.info(`the previous demo run was archived to ${archived}`);
+    if (archived) store.log.info(`the earlier run was archived to ${archived}`);
     if (remote) store.log.info(`team ${layout.name} on the NATS store ${store.backend.where}; this machine's folder is ${teamDir}`);
     let closeDemo: (() => Promise<void>) | null = null;
-    const { run, expired } = await store.startRun();
-    for (const q of expired) store.log.info(`request ${q.id} (${q.type} from ${q.from}) expired: ${q.expiredReason}`);
+    const taken = await takeRun(store, choice, archived);
+    const { run } = taken;
+    if (choice.kind === 'resume') store.log.info(`resuming run ${run}`);
+    for (const q of taken.expired) store.log.info(`request ${q.id} (${q.type} from ${q.from}) expired: ${q.expiredReason}`);
+    for (const q of taken.askedAgain) store.log.info(`${q.from}'s plan, approved under the earlier screen's key, is asked again (${q.id})`);
+    for (const q of taken.withdrawn) store.log.info(`request ${q.id} (permission from ${q.from}) ${q.response?.text ?? 'withdrawn'}`);
     // Cold recovery: claims of processes from an earlier run that are gone go back on the board (while
     // the run's trust root is made: neither waits for the other).
     const [staleRun, trustRun] = await Promise.allSettled([store.releaseStale(), trustFor(store, layout, run)]);
@@ -336,7 +353,7 @@ export const startVerb: Verb = {
       startupMark('set up');
       // With tmux, a native lead's stand-in is served beside the session, so it outlives this screen.
       if (backend === 'tmux' && isNativeLead(layout.lead)) await (await import('./tmux-bridge.js')).startTmuxBridge(teamDir, path.join(BIN_DIR, 'teamux'), nativeBridgeSpec(layout, store, extraEnv, (await import('./tmux-backend.js')).tmuxSocket(ctx.env)));
-      const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv, boot: ctx.boot });
+      const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv, boot: ctx.boot, greeting: taken.greeting() });
       trust.seePanes(() => mux.panes);
       const code = await mux.run();
       await sayWhyDetached(ctx, store);
@@ -349,3 +366,15 @@ export const startVerb: Verb = {
     }
   },
 };
+
+/** Whether the layout's team runs in the tmux server now, from this team folder. */
+async function runsUnderTmux(ctx: CliContext, team: string, teamDir: string): Promise<boolean> {
+  const [{ sessionTeamDir, tmuxSocket }, { TmuxHost }] = await Promise.all([import('./tmux-backend.js'), import('../host/tmux/index.js')]);
+  return (await TmuxHost.hasSession(tmuxSocket(ctx.env), team)) && (await sessionTeamDir(team, ctx.env)) === teamDir;
+}
+
+/** A start refused (exit 3): what and what to do, as every refusal says it. */
+function refuseStart(ctx: CliContext, message: string, hint: string): number {
+  ctx.err(`teamux: refused: ${message}\n  hint: ${hint}`);
+  return EXIT_REFUSED;
+}

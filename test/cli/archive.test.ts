@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { archiveDemoRun } from '../../src/cli/archive.js';
+import { archiveEarlierRun } from '../../src/cli/archive.js';
 import { archiveStamp, archiveTeamFolder } from '../../src/store/archive.js';
 import { processStartTime } from '../../src/store/liveness.js';
 import { cli, cliProcess, makeTeam } from '../helpers/team.js';
@@ -57,7 +57,7 @@ describe('teamux archive', () => {
     expect(path.basename(await archiveTeamFolder(path.join(t.teamux, 'x2'), 'same', at))).toBe('same-20261201-154703-2');
   });
 
-  it('archive.demo-runs-are-archived-and-an-old-previous-folder-too', async () => {
+  it('archive.start-archives-an-earlier-run-and-an-old-previous-folder-too', async () => {
     const t = await team();
     await t.store.events.record('task_created', { task: '1' });
     // What older versions left beside the team: a second team folder that broke discovery.
@@ -67,8 +67,8 @@ describe('teamux archive', () => {
     cpSync(old.dir, previous, { recursive: true });
     await old.cleanup();
     expect((await cli(['task', 'list'], {}, t.root)).err).toMatch(/holds several teams \(test, test\.previous\)/);
-    const archived = await archiveDemoRun(t.dir);
-    expect(archived).toMatch(/\/\.teamux\/archive\/test-\d{8}-\d{6}$/);
+    const archived = await archiveEarlierRun(t.dir);
+    expect('archived' in archived && archived.archived).toMatch(/\/\.teamux\/archive\/test-\d{8}-\d{6}$/);
     expect(readdirSync(t.teamux).sort()).toEqual(['archive']);
     expect(readdirSync(path.join(t.teamux, 'archive')).map((n) => n.replace(/\d{8}-\d{6}/, 'T')).sort()).toEqual(['test-T', 'test-previous-T']);
   });
