@@ -5,6 +5,10 @@
  * saved (DECSC) after every content write and restored (DECRC) before the next, so redrawing the
  * two bottom lines never disturbs the text. Long lines are word-wrapped by the pane itself
  * (wrapText), so no write ends in the terminal's pending-wrap state, which DECRC would lose.
+ * After a resize the terminal has reflowed the old rows (the full-width status line wraps, rows move
+ * up or down), so the pane clears its screen and draws the content rows again from the text it keeps
+ * (the newest CONTENT_KEPT characters), wrapped at the new width: nothing of the old status or input
+ * line is left behind for later lines to overwrite in part.
  * Without a terminal (a pipe, a test) the same calls print plain lines, and a status line whenever
  * the state changes.
  */
@@ -26,6 +30,8 @@ const RESTORE = `${ESC}8`;
 const RESET = `${ESC}[0m`;
 const STYLE = { dim: `${ESC}[2m`, red: `${ESC}[31m`, yellow: `${ESC}[33m`, cyan: `${ESC}[36m`, magenta: `${ESC}[35m`, reverse: `${ESC}[7m`, bold: `${ESC}[1m` } as const;
 export type Style = keyof typeof STYLE;
+/** Characters of content the pane keeps to draw its rows again after a resize (a screenful and more). */
+const CONTENT_KEPT = 32 * 1024;
 
 /** A sink writing to a stream (process.stdout in the CLI). */
 export function streamSink(stream: NodeJS.WriteStream): PaneSink {
@@ -53,6 +59,8 @@ export class Pane implements Disposable {
   private wrap: WrapState = { col: 0, justWrapped: false };
   /** The end of streamed text that may be the start of a word, shown once the word is complete. */
   private held = '';
+  /** The content written to the scroll region, unwrapped (the newest CONTENT_KEPT characters or more). */
+  private kept = '';
 
   constructor(sink: PaneSink) {
     this.sink = sink;
@@ -62,22 +70,26 @@ export class Pane implements Disposable {
   /** Set up the screen (the scroll region on a terminal). */
   start(): void {
     this.started = true;
-    this.layout();
-  }
-
-  /** Re-apply the layout after the terminal was resized. */
-  resize(): void {
-    if (this.started) this.layout();
-  }
-
-  private layout(): void {
     if (!this.split()) return;
     const rows = this.sink.rows();
-    // After a resize the old cursor position is lost: continue on a fresh bottom line.
     const fresh = this.wrap.col > 0 ? '\r\n' : '';
     this.wrap = { col: 0, justWrapped: false };
     this.sink.write(`${ESC}[1;${rows - 2}r${ESC}[${rows - 2};1H${fresh}${SAVE}`);
     this.drawBottom();
+  }
+
+  /** Re-apply the layout after the terminal was resized: clear it and draw the kept content again. */
+  resize(): void {
+    if (!this.started || !this.split()) return;
+    const rows = this.sink.rows();
+    const wrapped = wrapText(this.kept, { col: 0, justWrapped: false }, this.sink.columns());
+    const lines = wrapped.out.split('\r\n').slice(-(rows - 2));
+    this.wrap = wrapped.state;
+    // The last line is where the content cursor continues; the block ends on the region's last row.
+    const top = rows - 2 - (lines.length - 1);
+    this.sink.write(`${ESC}[r${ESC}[0m${ESC}[2J${ESC}[1;${rows - 2}r${ESC}[${top};1H${lines.join('\r\n')}${RESET}${SAVE}`);
+    this.drawBottom();
+    this.parkCursor();
   }
 
   /** Streamed assistant text (on a terminal, a word is shown once complete so it can wrap whole). */
@@ -167,10 +179,19 @@ export class Pane implements Disposable {
       this.sink.write(text);
       return;
     }
+    this.keep(text);
     const wrapped = wrapText(text, this.wrap, this.sink.columns());
     this.wrap = wrapped.state;
     this.sink.write(`${RESTORE}${wrapped.out}${SAVE}`);
     this.parkCursor();
+  }
+
+  /** Remember content for a redraw; when too much is kept, drop whole lines from its start. */
+  private keep(text: string): void {
+    this.kept += text;
+    if (this.kept.length <= 2 * CONTENT_KEPT) return;
+    const cut = this.kept.indexOf('\n', this.kept.length - CONTENT_KEPT);
+    this.kept = cut < 0 ? this.kept.slice(-CONTENT_KEPT) : this.kept.slice(cut + 1);
   }
 
   private drawBottom(): void {
