@@ -8,6 +8,7 @@ import { initTeam } from '../store/init.js';
 import { initRemoteTeam } from '../store/select.js';
 import { EXIT_BAD_INPUT, EXIT_OK, onePositional, parse, storeOf, UsageError } from './context.js';
 import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
+import { repoProbe } from './worktrees-run.js';
 import type { Verb } from './verb.js';
 
 const OPTS = { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } as const;
@@ -19,7 +20,7 @@ export const validateVerb: Verb = {
   async run(ctx, argv) {
     const { values, positionals } = parse(argv, OPTS, this.usage[0]!);
     const file = path.resolve(ctx.cwd, onePositional(positionals, 'layout file', this.usage[0]!));
-    const r = loadLayout(file, { env: ctx.env });
+    const r = loadLayout(file, { env: ctx.env, repo: repoProbe(ctx.env) });
     if (!r.ok) {
       if (values.json) ctx.out(JSON.stringify({ ok: false, errors: r.errors }));
       ctx.err(formatErrors(r.errors));

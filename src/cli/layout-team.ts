@@ -9,6 +9,7 @@ import type { MemberSpec, TeamSpec } from '../store/init.js';
 import { formatErrors, loadLayout } from '../config/index.js';
 import { mcpClientConfig } from '../mcp/config.js';
 import { UsageError } from './context.js';
+import { repoProbe } from './worktrees-run.js';
 
 /** The team folder a layout's team lives in. */
 export function teamDirOf(layout: NormalizedLayout): string {
@@ -51,7 +52,7 @@ export function teamSpecOf(layout: NormalizedLayout, layoutFile: string): TeamSp
 
 /** Load a layout or throw a UsageError carrying every file:line:col message. */
 export function loadLayoutOrFail(file: string, env: NodeJS.ProcessEnv): { layout: NormalizedLayout; file: string; warnings: string[] } {
-  const r = loadLayout(file, { env });
+  const r = loadLayout(file, { env, repo: repoProbe(env) });
   if (!r.ok) throw new UsageError(`${file} is not a valid layout:\n${formatErrors(r.errors)}`);
   return r;
 }

@@ -95,10 +95,11 @@ export async function runCli(argv: string[], raw: CliContext): Promise<number> {
  * The context with every line made safe for a terminal: control characters in team data (or in an
  * error that quotes it) are shown escaped. Verbs escape their one-line fields themselves, so a
  * newline in a subject cannot forge a line; this is the net under them. JSON lines stay the same
- * JSON value (see protocol/visible.ts).
+ * JSON value (see protocol/visible.ts). A TAB moves the cursor and nothing else, so it stays (diffs and
+ * tables keep their columns).
  */
 function guarded(ctx: CliContext): CliContext {
-  return { ...ctx, out: (t) => ctx.out(visible(t, { lines: true })), err: (t) => ctx.err(visible(t, { lines: true })) };
+  return { ...ctx, out: (t) => ctx.out(visible(t, { lines: true, tabs: true })), err: (t) => ctx.err(visible(t, { lines: true, tabs: true })) };
 }
 
 /** Entry point for bin/teamux (`boot`: a screen verb run through the code cache, cli/code-cache.ts). */

@@ -31,6 +31,9 @@ import type { Verb } from './verb.js';
 import { learnOuterTerminal } from '../ui/outer-query.js';
 import { trustFor } from './screen-trust.js';
 import { startupMark } from '../host/startup-marks.js';
+import { launchInWorktree } from '../ops/worktree-setup.js';
+import type { PreparedWorktree } from '../ops/worktree-prepare.js';
+import { prepareRunWorktrees, retireRunWorktrees } from './worktrees-run.js';
 
 /** The folder holding bin/teamux, put first on members' PATH so scripts can call `teamux`. */
 export const BIN_DIR = fileURLToPath(new URL('../../bin', import.meta.url));
@@ -72,7 +75,7 @@ function sshLaunchOf(m: NormalizedMember, remote: string[], env: Record<string, 
 
 /** How to launch a teammate that a spawn request asks for: in the team root, with the team's env. */
 export function spawnLaunchOf(req: SpawnRequest, layout: NormalizedLayout, teamDir: string, extraEnv: Record<string, string>): MemberLaunch | { error: string } {
-  const base: NormalizedMember = { name: req.name, role: req.role, isLead: false, cwd: layout.root, env: { ...layout.env }, planRequired: false, speaksProtocol: false, mcp: false };
+  const base: NormalizedMember = { name: req.name, role: req.role, isLead: false, cwd: layout.root, worktree: false, env: { ...layout.env }, planRequired: false, speaksProtocol: false, mcp: false };
   if ('agent' in req) return launchOf({ ...base, agent: { autoClaim: true }, speaksProtocol: true }, layout, teamDir, extraEnv);
   const words = splitCommand(req.command);
   if (!words.ok) return { error: `${words.message}${words.hint ? ` (${words.hint})` : ''}` };
@@ -140,6 +143,8 @@ export interface MuxSetup {
   boot?: ScreenBoot;
   /** A line for the status line once the screen is up (`resumed run …`). */
   greeting?: Promise<string | null>;
+  /** Members' worktrees (layout `worktrees:`): their panes start there, after setup. */
+  worktrees?: Map<string, PreparedWorktree>;
 }
 
 /** Build the multiplexer for a team. */
@@ -147,7 +152,9 @@ export function muxFor(s: MuxSetup): Multiplexer {
   const { layout, store, teamDir, extraEnv } = s;
   // A remote: true member is started on its own machine: it has no pane here, only its sidebar line.
   let members = [layout.lead, ...layout.teammates].filter((m) => !m.remote).map((m) => {
-    const launch = launchOf(m, layout, teamDir, { ...extraEnv, ...s.memberEnv?.[m.name] });
+    const plain = launchOf(m, layout, teamDir, { ...extraEnv, ...s.memberEnv?.[m.name] });
+    const wt = s.worktrees?.get(m.name);
+    const launch = wt ? launchInWorktree(plain, layout.root, wt, layout.worktrees?.setup ?? []) : plain;
     const again = s.restartEnv?.[m.name];
     return again ? { ...launch, restartEnv: again } : launch;
   });
@@ -349,13 +356,15 @@ export const startVerb: Verb = {
       await prepareClaudeMembers(store, layout, path.join(BIN_DIR, 'teamux'), extraEnv.TEAMUX_DEMO_URL !== undefined);
       await kickoffClaudeLead(store, layout);
       await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
+      const worktrees = await prepareRunWorktrees(layout, store, ctx.env);
       await outer;
       startupMark('set up');
       // With tmux, a native lead's stand-in is served beside the session, so it outlives this screen.
       if (backend === 'tmux' && isNativeLead(layout.lead)) await (await import('./tmux-bridge.js')).startTmuxBridge(teamDir, path.join(BIN_DIR, 'teamux'), nativeBridgeSpec(layout, store, extraEnv, (await import('./tmux-backend.js')).tmuxSocket(ctx.env)));
-      const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv, boot: ctx.boot, greeting: taken.greeting() });
+      const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv, boot: ctx.boot, greeting: taken.greeting(), worktrees });
       trust.seePanes(() => mux.panes);
       const code = await mux.run();
+      await retireRunWorktrees(store, ctx.env);
       await sayWhyDetached(ctx, store);
       return code;
     } finally {

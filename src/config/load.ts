@@ -14,6 +14,7 @@ import { layoutErrorMap } from './messages.js';
 import { normalizeLayout, type NormalizedLayout } from './normalize.js';
 import { LayoutSchema } from './schema.js';
 import { locate } from './positions.js';
+import { worktreeProblems, type RepoProbe } from './worktrees.js';
 
 /** One thing wrong with a layout file. `line` and `col` are 1-based; 0 when the file itself is the problem. */
 export interface LayoutError {
@@ -35,6 +36,8 @@ export type LoadResult =
 export interface LoadOptions {
   /** Check directories, programs on PATH and demo scripts (default true). */
   checkPath?: boolean;
+  /** Asks the repository about `worktrees:` (root in a repository, base a commit); absent: not checked. */
+  repo?: RepoProbe;
   /** Where PATH and HOME come from (default `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -96,6 +99,7 @@ export function parseLayout(source: string, file: string, opts: LoadOptions = {}
   const layout = normalizeLayout(parsed.data, { baseDir: path.dirname(path.resolve(file)), home: env['HOME'] ?? os.homedir() });
   if (opts.checkPath !== false) {
     const problems = filesystemProblems(parsed.data, layout, env['PATH'] ?? '');
+    if (problems.length === 0 && opts.repo) problems.push(...worktreeProblems(layout.worktrees, layout.root, opts.repo));
     if (problems.length > 0) return { ok: false, errors: sortErrors(problems.map(at)) };
   }
   const warnings = [

@@ -12,6 +12,7 @@ import type { KeyAction } from './keys-actions.js';
 import type { Backend, ClaudePermissionMode, Layout, LayoutName, Member, PlanApprover, SidebarSection } from './schema.js';
 import { assignTaskIds } from './seed-tasks.js';
 import { normalizePipeline, type NormalizedPipeline } from './pipeline.js';
+import { normalizeWorktrees, type NormalizedWorktrees } from './worktrees.js';
 
 /** A program and its arguments; `program` is a bare name (looked up on PATH) or an absolute path. */
 export interface NormalizedCommand {
@@ -47,8 +48,10 @@ export interface NormalizedMember {
   command?: NormalizedCommand;
   agent?: NormalizedAgent;
   claude?: NormalizedClaude;
-  /** Absolute working directory. */
+  /** Absolute working directory (under root; a member with a worktree starts at the same place in its worktree). */
   cwd: string;
+  /** Works in a git worktree of its own (layout `worktrees:`; teammates unless `worktree: false`, the lead only with `worktree: true`). */
+  worktree: boolean;
   /** Team env merged with the member's own. */
   env: Record<string, string>;
   planRequired: boolean;
@@ -111,6 +114,8 @@ export interface NormalizedLayout {
   pipeline: NormalizedPipeline | null;
   /** The NATS store URL (`store:`), or null for the team folder. */
   store: string | null;
+  /** Members' git worktrees (`worktrees:`), or null when everyone works in root. */
+  worktrees: NormalizedWorktrees | null;
 }
 
 /** Where relative paths start and what `~` means. */
@@ -158,6 +163,8 @@ function normalizeMember(m: Member, isLead: boolean, layout: Layout, root: strin
     role: m.role,
     isLead,
     cwd,
+    // A member on another machine (remote:, host:) has no worktree here.
+    worktree: layout.worktrees !== undefined && !m.remote && m.host === undefined && (m.worktree ?? !isLead),
     env: { ...layout.env, ...m.env, ...keySourceEnv(apiKey) },
     planRequired: m.plan_required,
     speaksProtocol: m.agent !== undefined || m.speaks_protocol === true,
@@ -233,5 +240,6 @@ export function normalizeLayout(layout: Layout, ctx: NormalizeContext): Normaliz
     hooks: { onStart: asList(layout.hooks.on_start), onShutdown: asList(layout.hooks.on_shutdown) },
     apiKey,
     pipeline: layout.pipeline === undefined ? null : normalizePipeline(layout.pipeline),
+    worktrees: normalizeWorktrees(layout.worktrees),
   };
 }

@@ -14,6 +14,7 @@ import { KEY_ACTIONS, KEY_NAME_EXAMPLES, KEY_NAME_PATTERN } from './keys-actions
 import { describeValue } from './messages.js';
 import { seedTaskProblems } from './seed-tasks.js';
 import { PipelineSchema, pipelineRoleProblems } from './pipeline.js';
+import { WorktreesSchema } from './worktrees.js';
 
 /** Team and member names name panes, inboxes and files: the protocol's one pattern keeps paths out. */
 export { NAME_PATTERN };
@@ -186,7 +187,8 @@ export const MemberSchema = z
     role: z.string().min(1).meta({ description: 'What this member does; shown to the team.' }),
     command: Command.optional(),
     agent: Agent.optional(),
-    cwd: z.string().min(1).optional().meta({ description: 'Working directory, relative to root; ~ expands.' }),
+    cwd: z.string().min(1).optional().meta({ description: 'Working directory, relative to root (to its worktree when it has one); ~ expands.' }),
+    worktree: z.boolean().optional().meta({ description: 'With worktrees: in the layout, whether this member gets its own git worktree (teammates: yes unless false; the lead: only if true).' }),
     env: Env.default({}),
     plan_required: z.boolean().default(false).meta({ description: 'Must get a plan approved before working.' }),
     speaks_protocol: z.boolean().optional().meta({
@@ -314,6 +316,7 @@ export const LayoutSchema = z
     hooks: Hooks.default({}),
     api_key: ApiKey.optional(),
     pipeline: PipelineSchema.optional(),
+    worktrees: WorktreesSchema.optional(),
     budget: BudgetSchema.optional(),
     theme: Theme.optional(),
     store: z
@@ -340,6 +343,13 @@ export const LayoutSchema = z
           ctx.addIssue({ code: 'custom', path: ['teammates', i, 'agent', 'native_teams'], message: "native_teams is for the lead: Claude Code's agent teams are spawned by their lead", params: { hint: 'move native_teams to the lead (agent: { cli: claude, native_teams: true })' } });
         }
       });
+      const inWorktree = (m: unknown): boolean => (m as { worktree?: unknown } | null)?.worktree === true;
+      if ((layout as { worktrees?: unknown }).worktrees === undefined) {
+        for (const m of members) {
+          const raw = m.path.length === 1 ? (layout as { lead?: unknown }).lead : teammates[m.path[1] as number];
+          if (inWorktree(raw)) ctx.addIssue({ code: 'custom', path: [...m.path, 'worktree'], message: 'worktree: true needs a worktrees: section in the layout', params: { hint: 'add worktrees: {} (defaults: base = the branch at root, branch teamux/{team}/{member})' } });
+        }
+      }
       const store = (layout as { store?: unknown }).store;
       if ((layout as { pipeline?: unknown }).pipeline !== undefined && typeof store === 'string' && store !== 'folder') {
         ctx.addIssue({

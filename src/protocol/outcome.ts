@@ -35,6 +35,10 @@ export type RefusalReason =
   | 'story_cap'
   /** The task's status has no such transition (claim a completed task, reopen a pending one…). */
   | 'illegal_transition'
+  /** Merge: root has uncommitted changes to tracked files (or a merge would overwrite untracked ones). */
+  | 'dirty'
+  /** Merge: root is not on the base branch the team's worktrees start from. */
+  | 'wrong_branch'
   /** The call was malformed or makes no sense (a message to oneself); the CLI exits 1 for it. */
   | 'invalid_input';
 

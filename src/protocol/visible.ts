@@ -14,6 +14,9 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 /** The same set without LF, for text whose format wants lines. */
 const CONTROL_BUT_LF = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
+/** The same set without LF and TAB, for source code and diffs. */
+const CONTROL_BUT_LF_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
 const NAMED: Record<string, string> = { '\x1b': '\\e', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b' };
 
 /** How to show one control character. */
@@ -25,9 +28,9 @@ function escapeOne(c: string): string {
   return `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
-/** Text with every control character shown as an escape; `lines` keeps LF as a real line break. */
-export function visible(text: string, opts: { lines?: boolean } = {}): string {
-  return text.replace(opts.lines ? CONTROL_BUT_LF : CONTROL, escapeOne);
+/** Text with every control character shown as an escape; `lines` keeps LF as a real line break, `tabs` keeps TAB too. */
+export function visible(text: string, opts: { lines?: boolean; tabs?: boolean } = {}): string {
+  return text.replace(opts.lines ? (opts.tabs ? CONTROL_BUT_LF_TAB : CONTROL_BUT_LF) : CONTROL, escapeOne);
 }
 
 /** True if the text holds a character `visible` would escape (LF allowed when `lines`). */

@@ -41,6 +41,7 @@ describe('defaults', () => {
         isLead: true,
         command: { program: 'sh', args: [] },
         cwd: dir,
+        worktree: false,
         env: {},
         planRequired: false,
         speaksProtocol: false,
@@ -53,6 +54,7 @@ describe('defaults', () => {
       pipeline: null,
       theme: {},
       store: null,
+      worktrees: null,
     } satisfies NormalizedLayout);
   });
 
@@ -163,6 +165,7 @@ describe('normalization', () => {
       role: 'r',
       isLead: false,
       cwd: dir,
+      worktree: false,
       env: { A: 'team', B: 'ann' },
       planRequired: true,
       speaksProtocol: true,

@@ -1,0 +1,98 @@
+// `teamux diff / merge / discard / worktree list` on a team with real worktrees: the output, the
+// exit codes (0, 1 for a bad name, 3 with reason conflict and the paths), and hostile file and
+// branch names shown escaped — the CLI run in-process on a real repository.
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Git } from '../../src/host/git/repo.js';
+import { execGit } from '../../src/host/git/run.js';
+import { bookWith, prepareWorktrees } from '../../src/ops/worktree-prepare.js';
+import { WorktreeRecord } from '../../src/store/worktrees.js';
+import { commitAll, git, makeRepo, writeFiles } from '../helpers/git.js';
+import { cli, makeTeam } from '../helpers/team.js';
+
+let cleanup: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = undefined;
+});
+
+const G = new Git(execGit());
+const HOSTILE_BRANCH = 'bob$(touch${IFS}pwned);`id`';
+
+async function team() {
+  const t = await makeTeam(['amy', 'bob']);
+  cleanup = t.cleanup;
+  const root = path.dirname(path.dirname(t.dir));
+  makeRepo(root, { 'shared.txt': 'one\n' });
+  const made = await prepareWorktrees(G, { repo: root, commonDir: path.join(root, '.git'), team: 'test', base: 'main', copy: [], members: [{ name: 'amy', branch: 'teamux/test/amy' }, { name: 'bob', branch: HOSTILE_BRANCH }] }, () => {});
+  if (!made.ok) throw new Error(made.message);
+  await new WorktreeRecord(t.dir).update((b) => bookWith(b, 'test', root, 'main', made.worktrees, new Date().toISOString()));
+  const [amy, bob] = made.worktrees.map((w) => w.path) as [string, string];
+  return { dir: t.dir, root, amy, bob };
+}
+
+describe('teamux diff, merge, discard, worktree list', () => {
+  it('cli.a-branch-name-git-refuses-is-said-escaped', async () => {
+    const t = await makeTeam(['amy']);
+    cleanup = t.cleanup;
+    const root = path.dirname(path.dirname(t.dir));
+    makeRepo(root);
+    const made = await prepareWorktrees(G, { repo: root, commonDir: path.join(root, '.git'), team: 'test', base: 'main', copy: [], members: [{ name: 'amy', branch: 'amy \x1b[31mred' }] }, () => {});
+    expect(made.ok).toBe(false);
+    if (made.ok) return;
+    expect(made.message).toContain('"amy \\e[31mred" is not a valid branch name');
+    expect(made.message).not.toContain('\x1b');
+  });
+
+  it('cli.diff-stat-json-and-list-show-both-members-with-hostile-names-escaped', async () => {
+    const t = await team();
+    writeFiles(t.amy, { 'shared.txt': 'ONE\n', 'evil\x1b]52;c;aGk=\x07.txt': '\x1b[2Jboom\n' });
+    writeFiles(t.bob, { 'shared.txt': 'uno\n' });
+    const stat = await cli(['diff', 'amy', '--stat', '--team-dir', t.dir]);
+    expect(stat.code, stat.err).toBe(0);
+    expect(stat.out).toContain(' shared.txt | +1 −1');
+    expect(stat.out).toContain(' evil\\e]52;c;aGk=\\x07.txt (new, untracked) | +1 −0');
+    expect(stat.out).toContain('amy on teamux/test/amy: +2 −1 · 2 files, 0 commits ahead of main');
+    const patch = await cli(['diff', 'amy', '--team-dir', t.dir]);
+    expect(patch.out).toContain('+\\e[2Jboom');
+    expect(patch.out).not.toContain('\x1b');
+    const json = await cli(['diff', 'bob', '--stat', '--json', '--team-dir', t.dir]);
+    const parsed = JSON.parse(json.out) as { ok: boolean; branch: string; files: { path: string }[] };
+    expect(parsed).toMatchObject({ ok: true, branch: HOSTILE_BRANCH, files: [{ path: 'shared.txt' }] });
+    const list = await cli(['worktree', 'list', '--team-dir', t.dir]);
+    expect(list.code, list.err).toBe(0);
+    expect(list.out).toContain('amy\tteamux/test/amy\t+2 −1 · 2 files\t');
+    expect(list.out).toContain('bob\tbob$(touch${IFS}pwned);`id`\t+1 −1 · 1 file\t');
+    expect(list.out).toContain('overlap: shared.txt changed by amy and bob');
+    expect(list.out).not.toContain('\x1b');
+    expect(existsSync(path.join(t.root, 'pwned'))).toBe(false);
+    expect(existsSync(path.join(t.bob, 'pwned'))).toBe(false);
+    const unknown = await cli(['diff', 'carl', '--team-dir', t.dir]);
+    expect(unknown.code).toBe(3);
+    expect(unknown.err).toContain('carl has no worktree (members with one: amy, bob)');
+  });
+
+  it('cli.merge-lands-then-a-conflict-exits-3-with-paths-and-discard-keeps-a-backup', async () => {
+    const t = await team();
+    writeFiles(t.amy, { 'shared.txt': 'ONE\n' });
+    commitAll(t.amy, 'amy');
+    writeFiles(t.bob, { 'shared.txt': 'uno\n' });
+    const ok = await cli(['merge', 'amy', '--team-dir', t.dir]);
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.out).toContain("merged amy's teamux/test/amy into main (fast-forward)");
+    const head = git(t.root, 'rev-parse', 'HEAD');
+    const clash = await cli(['merge', 'bob', '--json', '--team-dir', t.dir]);
+    expect(clash.code).toBe(3);
+    expect(JSON.parse(clash.out)).toMatchObject({ ok: false, reason: 'conflict', paths: ['shared.txt'] });
+    expect(git(t.root, 'status', '--porcelain')).toBe('');
+    expect(git(t.root, 'rev-parse', 'HEAD')).toBe(head);
+    const gone = await cli(['discard', 'bob', '--team-dir', t.dir]);
+    expect(gone.code, gone.err).toBe(0);
+    expect(gone.out).toMatch(/the work is kept at refs\/teamux\/backup\/test\/bob\/\d{8}T\d{6}Z/);
+    const empty = await cli(['diff', 'bob', '--stat', '--team-dir', t.dir]);
+    expect(empty.out).toContain('no changes');
+    const bad = await cli(['merge', 'amy', '--message', '  ', '--team-dir', t.dir]);
+    expect(bad.code).toBe(1);
+  });
+});
