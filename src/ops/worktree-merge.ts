@@ -9,7 +9,7 @@
 import { lstat } from 'node:fs/promises';
 import { isFailure, type Git } from '../host/git/repo.js';
 import { accept, refuse, type Outcome } from '../protocol/outcome.js';
-import type { WorkEvent, WorktreeBook } from '../protocol/worktrees.js';
+import type { WorkEvent, WorktreeBook, WorktreeEntry } from '../protocol/worktrees.js';
 import type { WorktreeRecord } from '../store/worktrees.js';
 import { worktreeEntry } from './worktree-diff.js';
 
@@ -45,6 +45,14 @@ async function readBook(record: WorktreeRecord): Promise<Outcome<WorktreeBook | 
   return r.ok ? accept(r.book) : refuse('not_found', r.message);
 }
 
+/** The book and the member's checked entry. */
+async function bookEntry(git: Git, record: WorktreeRecord, member: string): Promise<Outcome<{ book: WorktreeBook; entry: WorktreeEntry }>> {
+  const read = await readBook(record);
+  if (!read.ok) return read;
+  const entry = worktreeEntry(git, read.value, member);
+  return entry.ok ? accept({ book: read.value!, entry: entry.value }) : entry;
+}
+
 const now = (): string => new Date().toISOString();
 
 async function note(record: WorktreeRecord, e: WorkEvent): Promise<void> {
@@ -62,12 +70,9 @@ async function commitLeftovers(git: Git, wt: string, message: string): Promise<O
 
 /** Merge a member's branch into base, in root. */
 export async function mergeMember(git: Git, record: WorktreeRecord, member: string, want: MergeWanted): Promise<MergeOutcome> {
-  const read = await readBook(record);
-  if (!read.ok) return read;
-  const entry = worktreeEntry(git, read.value, member);
-  if (!entry.ok) return entry;
-  const book = read.value!;
-  const e = entry.value;
+  const found = await bookEntry(git, record, member);
+  if (!found.ok) return found;
+  const { book, entry: e } = found.value;
   const root = book.repo;
   const on = git.currentBranchSync(root);
   if (on !== book.base) return refuse('wrong_branch', `root (${root}) has ${on === null ? 'a detached HEAD' : `branch ${on}`} checked out, but ${member}'s work merges into ${book.base}`);
@@ -123,12 +128,9 @@ export interface DiscardDone {
 
 /** Throw a member's work away: its branch back to base, everything it had kept under a backup ref. */
 export async function discardMember(git: Git, record: WorktreeRecord, member: string, by: string): Promise<Outcome<DiscardDone>> {
-  const read = await readBook(record);
-  if (!read.ok) return read;
-  const entry = worktreeEntry(git, read.value, member);
-  if (!entry.ok) return entry;
-  const book = read.value!;
-  const e = entry.value;
+  const found = await bookEntry(git, record, member);
+  if (!found.ok) return found;
+  const { book, entry: e } = found.value;
   if (e.removedAt !== null) return refuse('not_found', `${member}'s worktree was removed; its branch ${e.branch} is kept (delete it with git branch -D if you want it gone)`);
   const c = await commitLeftovers(git, e.path, `teamux: ${member}'s uncommitted work, kept in the backup before a discard`);
   if (!c.ok) return c;
