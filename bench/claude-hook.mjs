@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // Benchmark: the Stop hook with nothing to deliver (what every idle Claude Code turn pays), against
 // `node -e 0` (bare Node start-up) and `teamux --version` (the CLI's own start-up), in the same run.
-// The hook is timed as Claude Code runs it (a Perl script when there is Perl, src/claude/stop-perl.ts,
-// else the one-file CommonJS entry dist/claude/stop-fast.cjs)
+// The hook is timed as Claude Code runs it (a Perl script when there is Perl, src/agents/claude/stop-perl.ts,
+// else the one-file CommonJS entry dist/agents/claude/stop-fast.cjs)
 // and through bin/teamux (an ES module that loads the same entry); a hook that loads the whole CLI
 // (SessionEnd, like PermissionRequest) for comparison. Also PreToolUse of a tool no gate concerns (every
 // tool call runs it) and the status line (every screen change, and right as a permitted tool starts), each
-// as the Perl script Claude Code runs when there is Perl (src/claude/hook-perl.ts) and as the node CLI
+// as the Perl script Claude Code runs when there is Perl (src/agents/claude/hook-perl.ts) and as the node CLI
 // (what ran before, and without Perl).
 // Goal: median Stop hook < 150 ms. Prints medians and ratios; run after `npx tsc`.
 import { spawnSync } from 'node:child_process';
@@ -16,8 +16,8 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
-import { perlStopScript } from '../dist/claude/stop-perl.js';
-import { perlHookScript } from '../dist/claude/hook-perl.js';
+import { perlStopScript } from '../dist/agents/claude/stop-perl.js';
+import { perlHookScript } from '../dist/agents/claude/hook-perl.js';
 import { initTeam } from '../dist/store/init.js';
 
 const RUNS = Number(process.env.RUNS ?? 25);
@@ -46,8 +46,8 @@ function time(args, input, program = process.execPath, row = null) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const entry = fileURLToPath(new URL('../dist/claude/stop-fast.cjs', import.meta.url));
-// The Perl form Claude Code runs when Perl is there (src/claude/stop-perl.ts), as teamux writes it.
+const entry = fileURLToPath(new URL('../dist/agents/claude/stop-fast.cjs', import.meta.url));
+// The Perl form Claude Code runs when Perl is there (src/agents/claude/stop-perl.ts), as teamux writes it.
 let perl = null;
 try {
   perl = execFileSync('sh', ['-c', 'command -v perl'], { encoding: 'utf8' }).trim() || null;

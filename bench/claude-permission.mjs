@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { claudeCodeBinary } from '../scripts/agent-clis.mjs';
-import { claudeSettings } from '../dist/claude/launch.js';
+import { claudeSettings } from '../dist/agents/claude/launch.js';
 import { startScriptedServer } from '../dist/demo/server.js';
 import { readClaudeActivity, claudeStopScript } from '../dist/store/claude.js';
 import { TeamStore } from '../dist/store/team.js';

@@ -14,13 +14,13 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PtyHost } from '../dist/host/pty.js';
-import { TmuxBridge } from '../dist/app/tmux-bridge.js';
-import { tmuxShimScript } from '../dist/claude/launch.js';
+import { TmuxBridge } from '../dist/agents/claude/tmux-bridge.js';
+import { tmuxShimScript } from '../dist/agents/claude/launch.js';
 import { writeTmuxShim } from '../dist/store/claude-teams.js';
 import { initTeam } from '../dist/store/init.js';
 
 const RUNS = Number(process.env.RUNS ?? 15);
-const CLIENT = fileURLToPath(new URL('../dist/claude/tmux-shim/client.js', import.meta.url));
+const CLIENT = fileURLToPath(new URL('../dist/agents/claude/tmux-shim/client.js', import.meta.url));
 const root = mkdtempSync(path.join(tmpdir(), 'teamux-bench-split-'));
 const teamDir = path.join(root, '.teamux', 'bench');
 const lead = { name: 'lead', role: 'lead', kind: 'lead', runtime: 'claude', speaksProtocol: true, planRequired: false, planApprover: null, tools: null };

@@ -9,9 +9,9 @@
  *   node scripts/bundle.mjs [ROOT]     ROOT: the checkout whose dist/ to bundle (default: this one)
  * Kept outside the bundle: packages with native code or files they read next to their sources
  * (node-pty, blessed), the SDKs and the NATS client (loaded only by the verbs that use them), and
- * the CommonJS Stop-hook entry (dist/claude/stop-fast.cjs, also run on its own). The bundle's
+ * the CommonJS Stop-hook entry (dist/agents/claude/stop-fast.cjs, also run on its own). The bundle's
  * chunks sit one folder below dist/, as dist/cli/ does, so paths built from import.meta.url
- * (../../bin, ../claude/tmux-shim/client.js) point at the same files.
+ * (../../bin) point at the same files.
  * The screen verbs (`start`, `attach`) run a second build instead: the whole CLI as one CommonJS
  * file, dist/boot/screen.cjs, which bin/teamux compiles with V8's code cache (src/cli/code-cache.ts);
  * its first line names a hash of its contents, part of the cache's key. blessed's Screen widget is

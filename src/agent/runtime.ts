@@ -14,7 +14,7 @@ import type { Member, MemberStatus, Message, TeamConfig } from '../protocol/type
 import type { TeamStore } from '../store/team.js';
 import { shouldCompact } from './compaction.js';
 import { appendUser, assistantBlocks, awaitsReply, inputBlocks, repairConversation, textOfTurn, toolUses, type Turn } from './conversation.js';
-import { claimedText, claimReady, releaseHeld, reportCycleEnd, startHeartbeat, type CycleEnd } from './duties.js';
+import { claimedText, claimReady, releaseHeld, reportCycleEnd, startHeartbeat, type CycleEnd } from './work-cycle.js';
 import type { DecisionSigner } from '../protocol/trust.js';
 import { enrolLead } from './enrol.js';
 import { gateAnchorAtStart, memberPlanStatus, untrustedReason, type GateAnchor } from './gate.js';

@@ -11,8 +11,8 @@
 import { rmSync } from 'node:fs';
 import type { Server, Socket } from 'node:net';
 import { listenUnix } from '../host/unix-server.js';
-import { callerOf, diagPeers, realProc, ssTable, tablePeers, type Caller, type PaneRoot, type PeerSource, type Unknown } from '../claude/tmux-shim/caller.js';
-import { SockDiag } from '../claude/tmux-shim/sock-diag.js';
+import { callerOf, diagPeers, realProc, ssTable, tablePeers, type Caller, type PaneRoot, type PeerSource, type Unknown } from '../agents/claude/tmux-shim/caller.js';
+import { SockDiag } from '../agents/claude/tmux-shim/sock-diag.js';
 import type { Log } from '../store/log.js';
 import type { TrustAuthority } from '../store/trust.js';
 

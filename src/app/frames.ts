@@ -12,7 +12,7 @@
  * sources, and what the next frame must redraw besides dirty panes.
  */
 import type { Clock, ClockTimer } from '../host/clock.js';
-import { ReadHolds, type HoldableSource } from './read-holds.js';
+import { ReadHolds, type HoldableSource } from './read-pacing.js';
 
 /** The shortest time between two frames. */
 export const FRAME_MS = 16;

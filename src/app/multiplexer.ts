@@ -12,25 +12,26 @@ import { systemClock, type Clock, type ClockTimer } from '../host/clock.js';
 import type { Effect, MuxEvent } from '../mux/events.js';
 import { encodeForPane, plainKeyTarget } from '../mux/input.js';
 import { reduce } from '../mux/reduce.js';
-import { awaiting, focusedPane, initialState, layoutOf, type MemberLaunch, type MuxState } from '../mux/state.js';
+import { awaiting, focusedPane, initialState, layoutOf, readerSize, type MemberLaunch, type MuxState } from '../mux/state.js';
 import { OPERATOR } from '../protocol/operator.js';
-import { innerSize, type ScreenLayout } from '../ui/geometry.js';
+import { innerSize, type ScreenLayout } from '../mux/geometry.js';
+import { readerTextRows } from '../ui/reader.js';
 import { TerminalScreen } from '../ui/screen.js';
 import type { Surface } from '../ui/surface.js';
 import { Attention, DEFAULT_ATTENTION } from './attention.js';
 import type { MuxOptions } from './mux-options.js';
 import { guardProcess } from './process-guard.js';
-import { watchClaudeWake } from './claude-wake.js';
+import { watchClaudeWake } from '../agents/claude/wake.js';
 import { FrameScheduler, type FrameCause, type FrameFlags } from './frames.js';
-import type { HoldableSource } from './read-holds.js';
+import type { HoldableSource } from './read-pacing.js';
 import { drawFrame } from './mux-draw.js';
 import { Pane, SCROLLBACK_LINES } from './pane.js';
-import { termFactsFor } from './term-facts.js';
-import { handshake, recordExit, startPane, terminateAll } from './pane-work.js';
+import { termFactsFor } from './emulator-facts.js';
+import { handshake, recordExit, startPane, terminateAll } from './pane-lifecycle.js';
 import { watchSpawns } from './spawn-watch.js';
 import { TeamView, type TeamSnapshot } from './team-view.js';
-import { attachTmuxBridge } from './native-teams.js';
-import { followTeammates } from './tmux-teammates.js';
+import { attachTmuxBridge } from '../agents/claude/native-teams.js';
+import { followTeammates } from '../agents/claude/tmux-teammates.js';
 import type { ClaudeTeamView } from '../store/claude-team-files.js';
 import { spawnMethod } from '../host/pty-spawn.js';
 import { startupMark, startupTimeline } from '../host/startup-marks.js';
@@ -460,10 +461,17 @@ export class Multiplexer {
     if (this.timeline) startupMark('drawn');
   }
 
+  /** While the reader is open: how many rows its request's text takes (the view lays it out; the reducer scrolls in it). */
+  private readerRows(): number | undefined {
+    const open = this.st.reader;
+    const req = open ? this.st.snapshot.requests.find((r) => r.id === open.id) : undefined;
+    return req ? readerTextRows(req, readerSize(this.st).width) : undefined;
+  }
+
   private setupSignals(surface: Surface): void {
     const subs = [
       surface.takePlainKeys((key) => this.typePlainKey(key)),
-      surface.onInput((token) => this.dispatch({ kind: 'input', token, terms: termFactsFor(token, this.live, focusedPane(this.st)?.id) })),
+      surface.onInput((token) => this.dispatch({ kind: 'input', token, terms: termFactsFor(token, this.live, focusedPane(this.st)?.id), readerRows: this.readerRows() })),
       surface.onResize((cols, rows) => this.dispatch({ kind: 'resize', cols, rows })),
       // The terminal can also go away as end-of-file on its input, with or without a SIGHUP.
       surface.onEnd(() => this.dispatch({ kind: 'hangup' })),

@@ -6,11 +6,11 @@ import type { Clock } from '../host/clock.js';
 import type { PaneHost, PaneProcess } from '../host/types.js';
 import type { KeyTable } from '../keys/keymap.js';
 import type { MemberLaunch } from '../mux/state.js';
-import type { NativeTeamsOptions } from './native-teams.js';
+import type { NativeTeamsOptions } from '../agents/claude/native-teams.js';
 import type { SpawnRequest } from '../protocol/spawn.js';
 import type { TeamStore } from '../store/team.js';
-import type { LayoutName, MainSize, SidebarSize } from '../ui/geometry.js';
-import type { SidebarSection } from '../ui/sidebar.js';
+import type { LayoutName, MainSize, SidebarSize } from '../mux/geometry.js';
+import type { SidebarSection } from '../mux/sidebar-data.js';
 import type { AttentionOptions } from './attention.js';
 
 /** Everything the multiplexer is started with. */

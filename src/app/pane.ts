@@ -14,7 +14,7 @@ import { PaneTerminal } from '../vt/terminal.js';
 import { isPlainAscii } from '../vt/width.js';
 import { paneAppearance } from '../ui/outer-query.js';
 import type { FrameCause } from './frames.js';
-import type { HoldableSource } from './read-holds.js';
+import type { HoldableSource } from './read-pacing.js';
 
 /** Output this soon after a key is taken as its echo and drawn at once (ms). */
 export const ECHO_WINDOW_MS = 50;

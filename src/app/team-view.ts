@@ -7,7 +7,7 @@
 import { BackendWatch } from '../store/backend-watch.js';
 import { TeamWatch, type TeamState } from '../store/team-watch.js';
 import type { TeamStore } from '../store/team.js';
-import type { SidebarData } from '../ui/sidebar.js';
+import type { SidebarData } from '../mux/sidebar-data.js';
 
 export { COALESCE_MS, TRAFFIC_LIMIT } from '../store/team-watch.js';
 

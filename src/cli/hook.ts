@@ -1,5 +1,5 @@
 /**
- * `teamux hook EVENT --as NAME`: the command Claude Code's hooks run (see src/claude/launch.ts), with
+ * `teamux hook EVENT --as NAME`: the command Claude Code's hooks run (see src/agents/claude/launch.ts), with
  * the hook's JSON on stdin. It must be quick (every Stop runs it), so the store and the hook logic
  * are imported only once the arguments are known to be good.
  */
@@ -10,7 +10,7 @@ const USAGE = 'hook EVENT --as NAME [--team-dir DIR] [--permission-timeout SECON
 
 async function readStdin(): Promise<string> {
   // bin/teamux's Stop fast path may have read it already before falling back to here.
-  const { preReadStdin } = (await import('../claude/stop-fast.cjs')).default;
+  const { preReadStdin } = (await import('../agents/claude/stop-fast.cjs')).default;
   if (preReadStdin !== undefined) return preReadStdin;
   if (process.stdin.isTTY) return '';
   const chunks: Buffer[] = [];
@@ -53,7 +53,7 @@ export const hookVerb: Verb = {
       }
       throw err;
     }
-    const [{ parseHookInput }, { runHook }] = await Promise.all([import('../claude/hook-answers.js'), import('../claude/hook-run.js')]);
+    const [{ parseHookInput }, { runHook }] = await Promise.all([import('../agents/claude/hook-answers.js'), import('../agents/claude/hook-run.js')]);
     const parsed = parseHookInput(await readStdin());
     if (!parsed.ok) {
       ctx.err(`teamux: ${parsed.message}\n  hint: Claude Code pipes the hook's JSON to stdin; run this from a hook`);

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { NormalizedLayout } from '../config/index.js';
 import { EnrolSocket } from '../app/enrol-socket.js';
 import type { Pane } from '../app/pane.js';
-import { shimSocketPath } from '../claude/tmux-shim/socket.js';
+import { shimSocketPath } from '../agents/claude/tmux-shim/socket.js';
 import { ensureSocketFolder } from '../store/claude-teams.js';
 import type { TeamPaths } from '../store/paths.js';
 import type { TeamStore } from '../store/team.js';

@@ -15,9 +15,9 @@ export interface VerbEntry {
 export const verbs: VerbEntry[] = [
   { name: 'start', summary: 'start the team from a layout and take over the terminal', load: async () => (await import('./start.js')).startVerb },
   { name: 'attach', summary: 'open the TUI over a team running under tmux', load: async () => (await import('./attach.js')).attachVerb },
-  { name: 'detach', summary: 'detach the TUI from a tmux-backed team; every member keeps running', load: async () => (await import('./attach.js')).detachVerb },
-  { name: 'ls', summary: 'list teams running under tmux, with their members and states', load: async () => (await import('./attach.js')).lsVerb },
-  { name: 'kill', summary: 'shut a tmux-backed team down by handshake, then remove its session', load: async () => (await import('./attach.js')).killVerb },
+  { name: 'detach', summary: 'detach the TUI from a tmux-backed team; every member keeps running', load: async () => (await import('./detach.js')).detachVerb },
+  { name: 'ls', summary: 'list teams running under tmux, with their members and states', load: async () => (await import('./ls.js')).lsVerb },
+  { name: 'kill', summary: 'shut a tmux-backed team down by handshake, then remove its session', load: async () => (await import('./kill.js')).killVerb },
   { name: 'init', summary: 'create or refresh the team folder from a layout; print its path', load: async () => (await import('./init.js')).initVerb },
   { name: 'validate', summary: 'check a layout file: a one-line summary, or file:line:col errors', load: async () => (await import('./init.js')).validateVerb },
   { name: 'task', summary: 'create, list, claim, update, complete and release tasks', load: async () => (await import('./task.js')).taskVerb },

@@ -1,13 +1,13 @@
 /**
  * `teamux tmux-bridge --team-dir DIR`: the tmux stand-in's bridge process for a team on the tmux backend
- * (src/app/bridge-process.ts). `teamux start` and `teamux attach` start it detached, with its spec on
+ * (src/agents/claude/bridge-process.ts). `teamux start` and `teamux attach` start it detached, with its spec on
  * stdin; it is not meant to be typed. `startTmuxBridge` is that launch: it returns once the socket
  * answers, whether this process or one already running serves it.
  */
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import * as path from 'node:path';
-import { parseBridgeSpec, runBridgeProcess, type BridgeSpec } from '../app/bridge-process.js';
+import { parseBridgeSpec, runBridgeProcess, type BridgeSpec } from '../agents/claude/bridge-process.js';
 import { openTeamAt } from '../store/select.js';
 import { EXIT_BAD_INPUT, parse, UsageError } from './context.js';
 import type { Verb } from './verb.js';

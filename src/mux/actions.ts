@@ -11,7 +11,7 @@ import {
   sendPrefix, shutdownAll, shutdownFocused, toggleSidebar, zoom,
 } from './commands.js';
 import type { MuxState } from './state.js';
-import type { Step } from './steps.js';
+import type { Step } from './transitions.js';
 
 /** Default keys: key names pressed after the prefix, or 'prefix' for the prefix key itself. */
 export type DefaultKeys = readonly string[] | 'prefix';

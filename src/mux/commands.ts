@@ -6,10 +6,10 @@
  */
 import { OPERATOR } from '../protocol/operator.js';
 import type { ProtocolRequest } from '../protocol/types.js';
-import { pendingRequests } from '../ui/sidebar.js';
+import { pendingRequests } from './sidebar-data.js';
 import { openPrompt } from './prompt.js';
 import { focusedPane, layoutOf, type MuxState } from './state.js';
-import { finish, focus, same, say, startShutdown, type Step } from './steps.js';
+import { finish, focus, same, say, startShutdown, type Step } from './transitions.js';
 
 /** Focus the next pane. */
 export function focusNext(s: MuxState): Step {

@@ -10,7 +10,7 @@
  */
 import type { KeyAction } from '../config/keys-actions.js';
 import type { InputToken } from '../keys/input.js';
-import type { SidebarData } from '../ui/sidebar.js';
+import type { SidebarData } from './sidebar-data.js';
 import type { MouseReport } from '../vt/terminal.js';
 import type { MemberLaunch } from './state.js';
 
@@ -26,8 +26,12 @@ export interface TermFacts {
 
 /** Something that happened. */
 export type MuxEvent =
-  /** A key, paste or mouse event from the outer terminal, with emulator modes by pane id (for a key or paste, the focused pane's at least). */
-  | { kind: 'input'; token: InputToken; terms: Readonly<Record<string, TermFacts>> }
+  /**
+   * A key, paste or mouse event from the outer terminal, with emulator modes by pane id (for a key or
+   * paste, the focused pane's at least) and, while the reader is open, how many rows its request's
+   * text takes at the reader's width (the view lays the text out; the reducer keeps the scroll in it).
+   */
+  | { kind: 'input'; token: InputToken; terms: Readonly<Record<string, TermFacts>>; readerRows?: number }
   /** Run a bound action as if its key was pressed. */
   | { kind: 'action'; action: KeyAction }
   | { kind: 'team'; snapshot: SidebarData }

@@ -7,13 +7,12 @@
  */
 import type { InputToken, MouseEvent } from '../keys/input.js';
 import { routeKey } from '../keys/keymap.js';
-import { readerBox } from '../ui/reader.js';
 import { runAction } from './actions.js';
 import { submitPrompt } from './commands.js';
 import type { Effect, TermFacts } from './events.js';
 import { promptKey } from './prompt.js';
-import { focusedPane, keyOf, layoutOf, readerSize, type MuxState } from './state.js';
-import { patchPane, same, say, type Step } from './steps.js';
+import { clampScroll, focusedPane, keyOf, layoutOf, readerSize, type MuxState } from './state.js';
+import { patchPane, same, say, type Step } from './transitions.js';
 
 /** Re-encode cursor keys for the pane's DECCKM mode (tmux does the same translation). */
 export function encodeForPane(raw: string, applicationCursor: boolean): string {
@@ -25,15 +24,15 @@ export function encodeForPane(raw: string, applicationCursor: boolean): string {
 const NO_FACTS: TermFacts = { rows: 24, applicationCursorKeys: false, bracketedPaste: false, mouse: false };
 
 /** One input token. */
-export function inputStep(s: MuxState, tok: InputToken, terms: Readonly<Record<string, TermFacts>>): Step {
+export function inputStep(s: MuxState, tok: InputToken, terms: Readonly<Record<string, TermFacts>>, readerRows = 0): Step {
   if (s.help) {
     if (tok.kind === 'mouse' && tok.release) return same(s);
     return [{ ...s, help: false }, [{ kind: 'repaint' }]];
   }
   if (s.reader && !s.prompt) {
-    if (tok.kind === 'mouse') return (tok.code & 64) !== 0 ? readerScroll(s, (tok.code & 1) === 0 ? -3 : 3) : same(s);
+    if (tok.kind === 'mouse') return (tok.code & 64) !== 0 ? readerScroll(s, (tok.code & 1) === 0 ? -3 : 3, readerRows) : same(s);
     // The prefix still works, so C-a a / C-a r answer the request being read.
-    if (s.mode === 'attach' && tok.kind === 'key' && tok.raw !== s.cfg.keys.prefixBytes) return readerKey(s, tok.name);
+    if (s.mode === 'attach' && tok.kind === 'key' && tok.raw !== s.cfg.keys.prefixBytes) return readerKey(s, tok.name, readerRows);
   }
   if (s.prompt) return promptToken(s, tok);
   if (tok.kind === 'mouse') return mouseStep(s, tok, terms);
@@ -92,22 +91,21 @@ function promptToken(s: MuxState, tok: InputToken): Step {
 }
 
 /** Keys while the request reader is open: scroll, or q / Esc to close. */
-function readerKey(s: MuxState, name: string | null): Step {
+function readerKey(s: MuxState, name: string | null, rows: number): Step {
   const page = readerSize(s).page;
   const moves: Record<string, number> = { up: -1, k: -1, down: 1, j: 1, enter: 1, pageup: -page, 'C-b': -page, b: -page, pagedown: page, 'C-f': page, space: page };
-  if (name && name in moves) return readerScroll(s, moves[name]!);
-  if (name === 'g' || name === 'home') return readerScroll(s, -1_000_000);
-  if (name === 'G' || name === 'end') return readerScroll(s, 1_000_000);
+  if (name && name in moves) return readerScroll(s, moves[name]!, rows);
+  if (name === 'g' || name === 'home') return readerScroll(s, -1_000_000, rows);
+  if (name === 'G' || name === 'end') return readerScroll(s, 1_000_000, rows);
   if (name === 'q' || name === 'escape') return [{ ...s, reader: null }, [{ kind: 'repaint' }]];
   return same(s);
 }
 
-/** Scroll the reader, kept within the request's rows. */
-function readerScroll(s: MuxState, by: number): Step {
+/** Scroll the reader, kept within the request's `rows` rows of text. */
+function readerScroll(s: MuxState, by: number, rows: number): Step {
   if (!s.reader) return same(s);
   const req = s.snapshot.requests.find((r) => r.id === s.reader!.id);
-  const { width, height } = readerSize(s);
-  const top = req ? readerBox(req, Math.max(0, s.reader.top + by), width, height, '').top : 0;
+  const top = req ? clampScroll(Math.max(0, s.reader.top + by), rows, readerSize(s).visible) : 0;
   return [{ ...s, reader: { ...s.reader, top } }, [{ kind: 'repaint' }]];
 }
 

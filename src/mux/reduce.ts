@@ -5,13 +5,13 @@
  * into further events. Keys go through input.ts and the action table (actions.ts); this file handles
  * the rest: team changes, pane life, resizes, handshake progress, timers. Owns no data.
  */
-import type { SidebarData } from '../ui/sidebar.js';
-import { pendingRequests } from '../ui/sidebar.js';
+import type { SidebarData } from './sidebar-data.js';
+import { pendingRequests } from './sidebar-data.js';
 import { runAction } from './actions.js';
 import type { Effect, MuxEvent } from './events.js';
 import { inputStep } from './input.js';
 import { paneIndex, type MemberLaunch, type MuxState, type PaneState } from './state.js';
-import { finish, focus, patchPane, removePane, same, say, shutdownDone, type Step } from './steps.js';
+import { finish, focus, patchPane, removePane, same, say, shutdownDone, type Step } from './transitions.js';
 
 /** The next state and the effects for one event. */
 export function reduce(s: MuxState, e: MuxEvent): Step {
@@ -19,7 +19,7 @@ export function reduce(s: MuxState, e: MuxEvent): Step {
   if (s.finished && e.kind !== 'pane-exit') return same(s);
   switch (e.kind) {
     case 'input':
-      return inputStep(s, e.token, e.terms);
+      return inputStep(s, e.token, e.terms, e.readerRows ?? 0);
     case 'action':
       return runAction(s, e.action);
     case 'team':

@@ -10,8 +10,8 @@ import type { KeyAction } from '../config/keys-actions.js';
 import type { KeyMode, KeyTable } from '../keys/keymap.js';
 import { OPERATOR } from '../protocol/operator.js';
 import type { ProtocolRequest } from '../protocol/types.js';
-import { screenLayout, sidebarWidth, type LayoutName, type MainSize, type ScreenLayout, type SidebarSize } from '../ui/geometry.js';
-import { pendingRequests, type SidebarData, type SidebarSection } from '../ui/sidebar.js';
+import { screenLayout, sidebarWidth, type LayoutName, type MainSize, type ScreenLayout, type SidebarSize } from './geometry.js';
+import { pendingRequests, type SidebarData, type SidebarSection } from './sidebar-data.js';
 import type { PromptState } from './prompt.js';
 
 /** A member as the multiplexer launches it. */
@@ -158,9 +158,14 @@ export function badge(s: MuxState): string | null {
   return `⚑ ${n} ${noun}${n === 1 ? '' : 's'} awaiting${key ? ` ${s.cfg.keys.prefix} ${key}` : ''}`;
 }
 
-/** The reader box's size on this screen: width, height and the rows one page scrolls. */
-export function readerSize(s: MuxState): { width: number; height: number; page: number } {
+/** The reader box's size on this screen: width, height, its text's width and rows shown, and the rows one page scrolls. */
+export function readerSize(s: MuxState): { width: number; height: number; textWidth: number; visible: number; page: number } {
   const width = Math.max(10, Math.min(s.cols, 100));
   const height = Math.max(3, s.rows - 1);
-  return { width, height, page: Math.max(1, height - 3) };
+  return { width, height, textWidth: Math.max(1, width - 4), visible: Math.max(1, height - 2), page: Math.max(1, height - 3) };
+}
+
+/** Clamp a scroll position to the rows there are. */
+export function clampScroll(top: number, total: number, visible: number): number {
+  return Math.max(0, Math.min(top, total - visible));
 }

@@ -14,7 +14,7 @@ export type MemberState = MemberStatus | 'waiting for approval' | 'waiting for p
 export function memberState(name: string, reported: MemberStatus, requests: readonly ProtocolRequest[]): MemberState {
   if (reported === 'exited' || reported === 'stopping') return reported;
   if (requests.some((r) => r.type === 'plan_approval' && r.status === 'pending' && r.from === name)) return 'waiting for approval';
-  // A Claude Code member's permission request (src/claude/hook-run.ts) waits for the operator.
+  // A Claude Code member's permission request (src/agents/claude/hook-run.ts) waits for the operator.
   if (requests.some((r) => r.type === 'permission' && r.status === 'pending' && r.from === name)) return 'waiting for permission';
   return reported;
 }

@@ -34,7 +34,7 @@ export interface ClaudeTeamMessage {
   id: string;
   /**
    * The lead's signature (lead_sig): 'verified' / 'forged' once checked against the teammate's
-   * verify key (by the app, see src/claude/lead-sig.ts), 'unverified' while no key is known, 'none'
+   * verify key (by the app, see src/agents/claude/lead-sig.ts), 'unverified' while no key is known, 'none'
    * when the entry has none.
    */
   sig: LeadSigStatus;

@@ -2,7 +2,7 @@
  * A Claude Code member's files in the team folder: the generated settings and MCP config it is
  * launched with (under `claude/<member>/`, with a demo HOME when the offline model is used), and its
  * activity record `claude/<member>.activity.json` (working / idle / waiting for permission, tokens
- * and cost, a spent budget) that its hooks write (the status line's Perl form too, src/claude/hook-perl.ts,
+ * and cost, a spent budget) that its hooks write (the status line's Perl form too, src/agents/claude/hook-perl.ts,
  * under the same lock directory) and the pane title and roster read.
  */
 import { chmod } from 'node:fs/promises';

@@ -9,7 +9,7 @@
 import { markChanged, type CellGrid, type GridLine } from './surface.js';
 import { cellsOf, isPlainAscii } from '../vt/width.js';
 import type { Row } from './text.js';
-import type { Rect } from './geometry.js';
+import type { Rect } from '../mux/geometry.js';
 
 // the columns of the row being painted that changed (a row is painted by one call at a time)
 let firstChanged = -1;

@@ -3,6 +3,7 @@
  * body rendered as Markdown with control characters escaped). Pure: (request, scroll, size) → rows;
  * the multiplexer owns the scroll position and routes keys here while the reader is open.
  */
+import { clampScroll } from '../mux/state.js';
 import type { ProtocolRequest } from '../protocol/types.js';
 import { escapeControls, renderMarkdown } from './markdown.js';
 import { C, fit, style, textWidth, type Row } from './text.js';
@@ -22,9 +23,10 @@ export function requestRows(r: ProtocolRequest, width: number): Row[] {
   return [...head, ...renderMarkdown(r.body || '(no text)', width)];
 }
 
-/** Clamp a scroll position to the rows there are. */
-export function clampScroll(top: number, total: number, visible: number): number {
-  return Math.max(0, Math.min(top, total - visible));
+
+/** How many rows a request's text takes in a reader box `width` cells wide (what the reducer scrolls within). */
+export function readerTextRows(r: ProtocolRequest, width: number): number {
+  return requestRows(r, Math.max(1, width - 4)).length;
 }
 
 /** The reader box, `width` x `height` cells, scrolled to `top` (clamped); the hint goes in the bottom border. */

@@ -5,47 +5,15 @@
  * warning colour; a board of 1000 tasks shows counts per status and as many rows as fit.
  */
 import type { ProtocolRequest, Task, TeamEvent } from '../protocol/types.js';
-import type { FileProblem } from '../store/fsx.js';
-import type { MemberView } from '../store/team.js';
-import type { ClaudeActivity } from '../store/claude.js';
-import { BoardModel, type BoardState, type BoardView, type WithReady } from '../store/board-model.js';
+import { BoardModel, type BoardState, type BoardView } from '../store/board-model.js';
+import { pendingRequests, type SidebarData, type SidebarSection } from '../mux/sidebar-data.js';
 import { memberActivity, type Activity } from '../protocol/activity.js';
 import { activityStyle } from './chrome.js';
-import type { ClaudeTeamView } from '../store/claude-team-files.js';
 import { claudeTeamRows } from './claude-team-rows.js';
 import { claudeUsageLabel } from './claude-usage.js';
-import type { PipelineSummary } from '../protocol/pipeline.js';
 import { pipelineLineRow, verdictBadge } from './pipeline-line.js';
-import type { BudgetSummary } from '../protocol/budget.js';
 import { budgetLineRow, spentMembers } from './budget-line.js';
 import { C, fit, style, textWidth, type Row } from './text.js';
-
-export type SidebarSection = 'task_board' | 'mailbox' | 'requests';
-
-/** A task with its readiness computed. */
-export type TaskRow = WithReady<Task>;
-
-/** What the sidebar draws: the team folder as the multiplexer's TeamView keeps it (its snapshot is one). */
-export interface SidebarData {
-  team: string;
-  roster: MemberView[];
-  tasks: TaskRow[];
-  /** The board kept incrementally (the team watch's); when absent it is built from `tasks`. */
-  board?: BoardView<Task>;
-  traffic: TeamEvent[];
-  requests: ProtocolRequest[];
-  problems: FileProblem[];
-  /** Claude Code members' activity records (state, tokens, cost), by name; absent: none. */
-  claude?: Readonly<Record<string, ClaudeActivity | undefined>>;
-  /** A native lead's Claude Code team (its own team files), when there is one. */
-  claudeTeam?: ClaudeTeamView;
-  /** The staged pipeline's line (stage, wave, fix round, verifier); absent or null: no pipeline. */
-  pipeline?: PipelineSummary | null;
-  /** The shared store's connection (NATS), for the status line; absent or null: the team folder. */
-  store?: { state: 'connected' | 'reconnecting' | 'closed'; detail: string } | null;
-  /** Spend against the team's and members' budgets; absent or null: no budget. */
-  budget?: BudgetSummary | null;
-}
 
 /** What the sidebar needs besides the snapshot. */
 export interface SidebarOptions {
@@ -89,11 +57,6 @@ function wrapText(text: string, width: number): string[] {
     out.push(line);
   }
   return out;
-}
-
-/** Pending requests, oldest first: the ones keys act on. */
-export function pendingRequests(s: SidebarData): ProtocolRequest[] {
-  return s.requests.filter((r) => r.status === 'pending');
 }
 
 function header(text: string, width: number): Row {

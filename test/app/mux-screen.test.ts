@@ -1,7 +1,7 @@
 // The screen around the panes: the sidebar's width (percent within min..max, hidden on narrow
 // terminals, the toggle key), stable pane numbers, the exited-pane hint and expiring status messages.
 import { afterEach, describe, expect, it } from 'vitest';
-import { sidebarWidth, type SidebarSize } from '../../src/ui/geometry.js';
+import { sidebarWidth, type SidebarSize } from '../../src/mux/geometry.js';
 import { startMux } from '../helpers/mux.js';
 import { makeTeam, waitFor } from '../helpers/team.js';
 

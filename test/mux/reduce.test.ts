@@ -6,9 +6,10 @@ import { buildKeyTable } from '../../src/keys/keymap.js';
 import { defaultBindings, runAction } from '../../src/mux/actions.js';
 import type { Effect, MuxEvent, TermFacts } from '../../src/mux/events.js';
 import { reduce } from '../../src/mux/reduce.js';
-import { badge, initialState, layoutOf, type MemberLaunch, type MuxConfig, type MuxState } from '../../src/mux/state.js';
+import { badge, initialState, layoutOf, readerSize, type MemberLaunch, type MuxConfig, type MuxState } from '../../src/mux/state.js';
+import { readerTextRows } from '../../src/ui/reader.js';
 import type { ProtocolRequest } from '../../src/protocol/types.js';
-import type { SidebarData } from '../../src/ui/sidebar.js';
+import type { SidebarData } from '../../src/mux/sidebar-data.js';
 
 const keys = (() => {
   const t = buildKeyTable('C-a', {}, defaultBindings());
@@ -36,11 +37,12 @@ function launch(name: string, isLead = false): MemberLaunch {
   return { name, role: isLead ? 'lead' : 'dev', isLead, speaksProtocol: true, command: 'x', args: [], cwd: '/', env: {} };
 }
 
-/** Run events in order; the final state and every effect, in order. */
+/** Run events in order; the final state and every effect, in order. Input comes with the open reader's text rows, as the screen gives it. */
 function run(s: MuxState, ...events: MuxEvent[]): { s: MuxState; fx: Effect[] } {
   const fx: Effect[] = [];
   for (const e of events) {
-    const [next, more] = reduce(s, e);
+    const req = s.reader ? s.snapshot.requests.find((r) => r.id === s.reader!.id) : undefined;
+    const [next, more] = reduce(s, e.kind === 'input' && req ? { ...e, readerRows: readerTextRows(req, readerSize(s).width) } : e);
     s = next;
     fx.push(...more);
   }

@@ -2,20 +2,20 @@
  * The inbox cursor as an append-only log (src/store/cursor-log.ts): moving it appends one short record,
  * the log is compacted into a snapshot, a cursor in the old format is read and upgraded in place, a
  * torn or damaged record never moves the cursor past a message, and the three readers of its offset —
- * the store, the Stop hook's node fast path (dist/claude/stop-fast.cjs) and its Perl form — agree on
+ * the store, the Stop hook's node fast path (dist/agents/claude/stop-fast.cjs) and its Perl form — agree on
  * "nothing unread" across inbox rotations (or the fast paths hand the case to the full hook).
  */
 import { appendFileSync, chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { perlStopScript } from '../../src/claude/stop-perl.js';
+import { perlStopScript } from '../../src/agents/claude/stop-perl.js';
 import { COMPACT_SLACK, cursorRecord, parseCursorLog, SEEN_LIMIT } from '../../src/store/cursor-log.js';
 import type { Mailbox } from '../../src/store/inbox.js';
 import { PERL, runHook } from '../helpers/hook-shell.js';
 import { makeTeam, REPO } from '../helpers/team.js';
 
-const { nothingUnread } = createRequire(import.meta.url)(path.join(REPO, 'dist', 'claude', 'stop-fast.cjs')) as { nothingUnread: (dir: string, member: string) => boolean };
+const { nothingUnread } = createRequire(import.meta.url)(path.join(REPO, 'dist', 'agents', 'claude', 'stop-fast.cjs')) as { nothingUnread: (dir: string, member: string) => boolean };
 
 let cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { PipelineSummary } from '../../src/protocol/pipeline.js';
 import type { Task } from '../../src/protocol/types.js';
 import { pipelineLineText } from '../../src/ui/pipeline-line.js';
-import { renderSidebar, type SidebarData, type TaskRow } from '../../src/ui/sidebar.js';
+import { renderSidebar } from '../../src/ui/sidebar.js';
+import type { SidebarData, TaskRow } from '../../src/mux/sidebar-data.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const summary = (p: Partial<PipelineSummary> = {}): PipelineSummary => ({ status: 'running', stage: 'fix', wave: 0, waves: 2, fixRound: 1, maxFixRounds: 3, verifier: 'carol', ...p });

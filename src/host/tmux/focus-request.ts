@@ -1,7 +1,7 @@
 /**
  * A focus request from the tmux stand-in's bridge process to whichever screen is attached: tmux's
  * `select-pane -t` asks for a pane, but only a screen can move the focus (and only when the operator
- * is not typing, src/app/pane-focus.ts). The bridge stores the request on the team's session as the
+ * is not typing, src/agents/claude/pane-focus.ts). The bridge stores the request on the team's session as the
  * option `@teamux_focus` = `<ms since epoch> <member>`; the screen follows it with a control-mode
  * subscription. Pure argv builders and a parser; the option is the only state, and tmux keeps it.
  */

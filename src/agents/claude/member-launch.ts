@@ -1,0 +1,102 @@
+/**
+ * From a layout's `agent: { cli: claude }` member to what the multiplexer launches: the claude binary
+ * with the generated settings and MCP config, the identity block teamux's own agent gets (built from
+ * the layout's roster) appended to Claude Code's system prompt, and Claude Code's environment. The
+ * files themselves are written by `prepareClaudeMembers` before any pane starts.
+ */
+import type { NormalizedLayout, NormalizedMember } from '../../config/index.js';
+import { CLAUDE_PROGRAM, findProgram } from '../../config/checks.js';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { defaultKickoff } from '../../agent/options.js';
+import { identityBlock, systemPrompt } from '../../agent/prompt.js';
+import { claudeArgs, claudeEnv, claudeMcpConfig, claudeSettings, demoClaudeJson, nativeTeamsEnv, stopHookEntry, tmuxShimScript, type ClaudeMemberContext, type TmuxShimPlace } from './launch.js';
+import { perlStopScript } from './stop-perl.js';
+import { perlHookScript } from './hook-perl.js';
+import { shimSocketPath } from './tmux-shim/socket.js';
+import { ensureSocketFolder, writeTmuxShim } from '../../store/claude-teams.js';
+import type { Member, TeamConfig } from '../../protocol/types.js';
+import { claudeFilesOf, writeClaudeFiles, writeClaudeHookScript, writeClaudeStopScript } from '../../store/claude.js';
+import { TeamPaths } from '../../store/paths.js';
+import { planApproverOf } from '../../cli/layout-team.js';
+import type { TeamStore } from '../../store/team.js';
+import type { MemberLaunch } from '../../app/multiplexer.js';
+import { TEAMUX_BIN } from '../../mcp/config.js';
+
+/** The stand-in's node client, found from bin/teamux (this code also runs bundled, from another folder). */
+const SHIM_CLIENT = path.join(path.dirname(TEAMUX_BIN), '..', 'dist', 'agents', 'claude', 'tmux-shim', 'client.js');
+
+/** The roster as the identity block reads it, straight from the layout (statuses do not matter there). */
+function rosterOf(layout: NormalizedLayout): TeamConfig {
+  const member = (m: NormalizedMember): Member => ({
+    name: m.name, role: m.role, kind: m.isLead ? 'lead' : 'teammate', status: 'exited', pid: null, pidStart: null, joinedAt: null, exitCode: null,
+    planRequired: m.planRequired, planApprover: planApproverOf(m, layout), tools: m.tools ?? null,
+    runtime: m.claude ? 'claude' : m.agent ? 'agent' : 'command',
+  });
+  return { version: 1, name: layout.name, root: layout.root, createdAt: '', layoutFile: null, run: null, members: [layout.lead, ...layout.teammates].map(member) };
+}
+
+type PerlScripts = Pick<ClaudeMemberContext, 'perlStop' | 'perlHooks'>;
+
+function contextOf(m: NormalizedMember, layout: NormalizedLayout, teamDir: string, teamuxBin: string, perl: PerlScripts): ClaudeMemberContext {
+  return { ...perl, member: m.name, teamDir, teamuxBin, node: process.execPath, permissionTimeout: layout.permissionTimeout, nativeTeams: isNativeLead(m) };
+}
+
+/** True for a Claude Code lead whose own agent teams open as teamux panes. */
+export function isNativeLead(m: NormalizedMember): boolean {
+  return m.isLead && !!m.claude?.nativeTeams;
+}
+
+/** Where this teamux serves a native lead's tmux stand-in (the socket is served by this process). */
+export function tmuxShimPlace(paths: TeamPaths): TmuxShimPlace {
+  return { socket: shimSocketPath(paths.tmuxSocket, paths.dir, tmpdir(), process.getuid?.() ?? 0), bin: paths.tmuxShimBin, serverPid: process.pid };
+}
+
+/** The launch of a Claude Code member; `env` is the pane environment teamux already built. */
+export function claudeLaunchOf(m: NormalizedMember, layout: NormalizedLayout, teamDir: string, teamuxBin: string, env: Record<string, string>): MemberLaunch {
+  const opts = m.claude!;
+  const team = rosterOf(layout);
+  const me = team.members.find((x) => x.name === m.name)!;
+  const files = claudeFilesOf(new TeamPaths(teamDir), m.name);
+  const demoUrl = env.TEAMUX_DEMO_URL;
+  let runEnv = claudeEnv(env, m.name, teamDir, demoUrl);
+  if (demoUrl) runEnv.HOME = files.demoHome;
+  if (isNativeLead(m)) runEnv = nativeTeamsEnv(runEnv, tmuxShimPlace(new TeamPaths(teamDir)));
+  const args = claudeArgs(opts, files, systemPrompt(identityBlock(team, me, m.cwd, 'claude'), null));
+  // The binary as validate found it on the member's PATH (a pane host does not search PATH itself).
+  const found = findProgram(CLAUDE_PROGRAM, m.cwd, runEnv.PATH ?? '');
+  return { name: m.name, role: m.role, isLead: m.isLead, speaksProtocol: true, command: found.ok ? found.file : CLAUDE_PROGRAM, args, cwd: m.cwd, env: runEnv, cli: 'claude' };
+}
+
+/** Write every Claude Code member's settings and MCP config into the team folder (and demo HOMEs). */
+export async function prepareClaudeMembers(store: TeamStore, layout: NormalizedLayout, teamuxBin: string, demo: boolean): Promise<void> {
+  // The Stop hook, the status line and PreToolUse run on every turn, tool or screen change: as Perl
+  // scripts when there is Perl (they start in milliseconds).
+  const scripts: PerlScripts = {};
+  const claudeMembers = [layout.lead, ...layout.teammates].filter((m) => m.claude);
+  const perl = claudeMembers.length > 0 ? findProgram('perl', layout.root, process.env.PATH ?? '') : null;
+  if (perl?.ok) {
+    scripts.perlStop = { perl: perl.file, script: await writeClaudeStopScript(store.paths, perlStopScript(perl.file, process.execPath, stopHookEntry(teamuxBin), teamuxBin)) };
+    scripts.perlHooks = { perl: perl.file, script: await writeClaudeHookScript(store.paths, perlHookScript(perl.file, process.execPath, teamuxBin)) };
+  }
+  for (const m of claudeMembers) {
+    const ctx = contextOf(m, layout, store.dir, teamuxBin, scripts);
+    await writeClaudeFiles(store.paths, m.name, { settings: claudeSettings(ctx), mcp: claudeMcpConfig(ctx), ...(demo ? { demoClaudeJson: demoClaudeJson(m.cwd) } : {}) });
+    if (ctx.nativeTeams) {
+      const perl = findProgram('perl', m.cwd, process.env.PATH ?? '');
+      await writeTmuxShim(store.paths, tmuxShimScript(process.execPath, SHIM_CLIENT, perl.ok ? perl.file : null));
+      await ensureSocketFolder(tmuxShimPlace(store.paths).socket);
+    }
+  }
+}
+
+/**
+ * A Claude Code lead has no kickoff turn of its own (teamux's agent lead gets one): on a team's first
+ * start its inbox gets the same kickoff text, which is typed in once it sits idle at its prompt.
+ */
+export async function kickoffClaudeLead(store: TeamStore, layout: NormalizedLayout): Promise<boolean> {
+  if (!layout.lead.claude || existsSync(store.paths.inbox(layout.lead.name))) return false;
+  const sent = await store.send({ from: layout.lead.name, to: layout.lead.name, type: 'message', text: defaultKickoff(layout.name) });
+  return sent.ok;
+}

@@ -1,0 +1,158 @@
+/**
+ * The Stop hook's fast path (and PreToolUse's, when there is no Perl), and their own entry: every idle Claude Code turn runs it, so it is one
+ * CommonJS file (dist/agents/claude/stop-fast.cjs, no ES module graph to load) that requires nothing but
+ * node:fs, node:path and node:child_process (no zod, no store). Claude Code's Stop hook runs it
+ * directly (`node dist/agents/claude/stop-fast.cjs hook Stop --as NAME --team-dir DIR`, see launch.ts);
+ * bin/teamux also tries it first for `teamux hook Stop`.
+ * When the member's inbox has nothing past its cursor, it answers at once (no output: Claude stops)
+ * and leaves the bookkeeping (activity idle, the result and idle_notification to the lead) to a
+ * detached `teamux hook StopIdle` that does it through the store, under the same cursor lock the pane
+ * wake takes. Anything else (unread bytes, an unexpected argv, no team) goes the full way: run as the
+ * entry, it then loads the CLI (dist/cli/main.js) with the stdin it already read.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+
+/** The stdin the fast path already read, for the full hook when it falls back (read it as a property of the module: it is set late). */
+export let preReadStdin: string | undefined;
+
+/** bin/teamux, which runs the detached bookkeeping and is the full CLI. */
+export const TEAMUX_BIN = path.join(__dirname, '..', '..', '..', 'bin', 'teamux');
+
+const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
+
+/** A file's size, or -1 when it is missing. */
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return -1;
+  }
+}
+
+/**
+ * A whole record of a cursor log (store/cursor-log.ts), position first; the ids are held to plain
+ * strings so that a line this matches is always one the store reads too. The Perl form uses the same pattern.
+ */
+const CURSOR_RECORD = /^\{"seq":(\d+),"offset":(\d+)(?:,"sealed":\{"seq":(\d+),"offset":(\d+)\})?,"(?:add|seen)":\[(?:"[^"\\\n]*"(?:,"[^"\\\n]*")*)?\]\}$/gm;
+
+/**
+ * True when `member`'s own cursor has every byte of its inbox behind it: the cursor's segment is the
+ * active file (no sealed segment has its seq), the segment sealed last has nothing past what was read
+ * of it, and the active file is no longer than the cursor's offset. Any doubt (an old-format cursor
+ * with segments, a cursor that does not read) is false: the full hook decides.
+ */
+export function nothingUnread(dir: string, member: string): boolean {
+  const inboxes = path.join(dir, 'inboxes');
+  let text = '';
+  try {
+    text = readFileSync(path.join(inboxes, `${member}.cursor.${member}.json`), 'utf8');
+  } catch {
+    // No cursor: nothing read yet.
+  }
+  let seq = 1;
+  let offset = 0;
+  let sealed: [number, number] | null = null;
+  if (text.startsWith('{\n')) {
+    // A cursor from before the log: the full hook reads one that names segments.
+    if (/"(?:seq|sealed)"/.test(text)) return false;
+    offset = Number(/"offset"\s*:\s*(\d+)/.exec(text)?.[1] ?? 0);
+  } else {
+    for (const m of text.matchAll(CURSOR_RECORD)) {
+      seq = Number(m[1]);
+      offset = Number(m[2]);
+      sealed = m[3] === undefined ? null : [Number(m[3]), Number(m[4])];
+    }
+  }
+  const segment = (n: number): string => path.join(dir, 'segments', 'inboxes', `${member}.${String(n).padStart(6, '0')}.jsonl`);
+  if (sizeOf(segment(seq)) >= 0) return false;
+  if (sealed && sizeOf(segment(sealed[0])) > sealed[1]) return false;
+  return Math.max(0, sizeOf(path.join(inboxes, `${member}.jsonl`))) <= offset;
+}
+
+function isMember(dir: string, member: string): boolean {
+  try {
+    const cfg = JSON.parse(readFileSync(path.join(dir, 'team.json'), 'utf8')) as { members?: Array<{ name?: unknown }> };
+    return Array.isArray(cfg.members) && cfg.members.some((m) => m?.name === member);
+  } catch {
+    return false;
+  }
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream as AsyncIterable<Buffer>) chunks.push(c);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Handle `hook Stop --as NAME --team-dir DIR` (the exact argv teamux generates) when nothing is
+ * unread; true when handled. `teamuxBin` is the launcher that runs the detached bookkeeping.
+ */
+export async function fastStop(argv: readonly string[], teamuxBin: string): Promise<boolean> {
+  const [verb, event, asFlag, member, dirFlag, dir, ...rest] = argv;
+  if (verb !== 'hook' || event !== 'Stop' || asFlag !== '--as' || dirFlag !== '--team-dir' || rest.length > 0) return false;
+  if (!member || !NAME.test(member) || !dir || !path.isAbsolute(dir) || !isMember(dir, member)) return false;
+  preReadStdin = await readAll(process.stdin);
+  // Input that is not a JSON object is reported by the full hook.
+  if (!isJsonObject(preReadStdin)) return false;
+  // Bytes past the cursor may be a message: the full hook decides (and hands it over).
+  if (!nothingUnread(dir, member)) return false;
+  const child = spawn(process.execPath, [teamuxBin, 'hook', 'StopIdle', '--as', member, '--team-dir', dir], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+  child.on('error', () => undefined);
+  await new Promise<void>((resolve) => child.stdin.end(preReadStdin, () => resolve()));
+  child.unref();
+  return true;
+}
+
+/** The tools the plan gate concerns (agent/gate.ts CLAUDE_MUTATING_TOOLS, repeated: this file imports nothing of teamux's). */
+const GATED_TOOLS: ReadonlySet<string> = new Set(['Bash', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
+/**
+ * Handle `hook PreToolUse --as NAME --team-dir DIR` when no gate can apply (no budget on the member or
+ * the team in team.json; a tool the plan gate does not concern, or a member whose plan is not required
+ * and that is not a teammate of Claude Code's own team): no objection, at once; true when handled.
+ * The same rule as the Perl form (hook-perl.ts), for machines without Perl.
+ */
+export async function fastPreToolUse(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  const [verb, event, asFlag, member, dirFlag, dir, ...rest] = argv;
+  if (verb !== 'hook' || event !== 'PreToolUse' || asFlag !== '--as' || dirFlag !== '--team-dir' || rest.length > 0) return false;
+  if (!member || !NAME.test(member) || !dir || !path.isAbsolute(dir)) return false;
+  preReadStdin = await readAll(process.stdin);
+  let input: { tool_name?: unknown };
+  let cfg: { budget?: unknown; members?: Array<{ name?: unknown; budget?: unknown; planRequired?: unknown; claudeTeam?: unknown }> };
+  try {
+    input = JSON.parse(preReadStdin) as typeof input;
+    cfg = JSON.parse(readFileSync(path.join(dir, 'team.json'), 'utf8')) as typeof cfg;
+  } catch {
+    return false;
+  }
+  if (typeof input !== 'object' || input === null || Array.isArray(input) || !Array.isArray(cfg?.members)) return false;
+  const me = cfg.members.find((m) => m?.name === member);
+  if (!me || (cfg.budget !== undefined && cfg.budget !== null) || (me.budget !== undefined && me.budget !== null)) return false;
+  const tool = input.tool_name;
+  if (tool !== undefined && typeof tool !== 'string') return false;
+  if (typeof tool === 'string' && GATED_TOOLS.has(tool) && (me.planRequired || env.TEAMUX_PLAN_REQUIRED === '1' || me.claudeTeam)) return false;
+  return true;
+}
+
+// Run as Claude Code's Stop or PreToolUse hook: the fast path, else the full CLI in this same process.
+if (require.main === module) {
+  void (async () => {
+    const argv = process.argv.slice(2);
+    if ((await fastStop(argv, TEAMUX_BIN)) || (await fastPreToolUse(argv))) process.exit(0);
+    const cli = path.join(__dirname, '..', '..', 'cli', 'main.js');
+    const { main } = (await import(require('node:url').pathToFileURL(cli).href)) as { main: () => Promise<void> };
+    await main();
+  })();
+}
