@@ -77,7 +77,7 @@ describe('a native lead is launched', () => {
 });
 
 test('native-config.example-layout-and-its-demo-scripts-are-valid', async () => {
-  const repo = path.resolve(__dirname, '../..');
+  const repo = path.resolve(__dirname, '../../..');
   const r = loadLayout(path.join(repo, 'examples/claude-native/team.yaml'), { env: { PATH: fakeClaudeDir() } });
   if (!r.ok) throw new Error(formatErrors(r.errors));
   expect(r.warnings).toEqual([]);
