@@ -2,8 +2,7 @@
  * From a validated layout to what the store and the multiplexer need: the team spec for the team
  * folder, and the folder's path. Shared by `init`, `start` and `attach`.
  */
-import type { NormalizedLayout, NormalizedMember } from '../config/index.js';
-import { OPERATOR } from '../protocol/trust.js';
+import { planApproverOf, type NormalizedLayout, type NormalizedMember } from '../config/index.js';
 import { teamDirFor } from '../store/paths.js';
 import type { MemberSpec, TeamSpec } from '../store/init.js';
 import { formatErrors, loadLayout } from '../config/index.js';
@@ -14,12 +13,6 @@ import { repoProbe } from './worktrees-run.js';
 /** The team folder a layout's team lives in. */
 export function teamDirOf(layout: NormalizedLayout): string {
   return teamDirFor(layout.root, layout.name);
-}
-
-/** Who answers a member's plan: nobody for the lead, else the person (OPERATOR) or the lead, as the layout says. */
-export function planApproverOf(m: NormalizedMember, layout: NormalizedLayout): string | null {
-  if (m.isLead) return null;
-  return layout.planApprover === 'human' ? OPERATOR : layout.lead.name;
 }
 
 function memberSpec(m: NormalizedMember, layout: NormalizedLayout): MemberSpec {

@@ -5,6 +5,7 @@
  * member's `env` already includes the team's `env` (the member's own entries win).
  */
 import type { Budget } from '../protocol/budget.js';
+import { OPERATOR } from '../protocol/operator.js';
 import { normalizeBudget } from './budget.js';
 import path from 'node:path';
 import { splitCommand } from './command-words.js';
@@ -242,4 +243,10 @@ export function normalizeLayout(layout: Layout, ctx: NormalizeContext): Normaliz
     pipeline: layout.pipeline === undefined ? null : normalizePipeline(layout.pipeline),
     worktrees: normalizeWorktrees(layout.worktrees),
   };
+}
+
+/** Who answers a member's plan: nobody for the lead, else the person (OPERATOR) or the lead, as the layout says. */
+export function planApproverOf(m: NormalizedMember, layout: NormalizedLayout): string | null {
+  if (m.isLead) return null;
+  return layout.planApprover === 'human' ? OPERATOR : layout.lead.name;
 }

@@ -19,7 +19,7 @@ import { ensureSocketFolder, writeTmuxShim } from '../../store/claude-teams.js';
 import type { Member, TeamConfig } from '../../protocol/types.js';
 import { claudeFilesOf, writeClaudeFiles, writeClaudeHookScript, writeClaudeStopScript } from '../../store/claude.js';
 import { TeamPaths } from '../../store/paths.js';
-import { planApproverOf } from '../../cli/layout-team.js';
+import { planApproverOf } from '../../config/index.js';
 import type { TeamStore } from '../../store/team.js';
 import type { MemberLaunch } from '../../app/multiplexer.js';
 import { TEAMUX_BIN } from '../../mcp/config.js';
