@@ -3,7 +3,7 @@
  * never in any process's environment (a teammate could read it from /proc/PID/environ). A process
  * connects, sends `{member, pid}` as one JSON line and gets back `{token}` or `{refused}`. The screen
  * believes nothing the line says about who is asking: it finds the process at the other end of the
- * connection from the kernel (the tmux stand-in's caller check, claude/tmux-shim/caller.ts) and hands
+ * connection from the kernel (the tmux stand-in's caller check, host/socket-caller.ts) and hands
  * the token only to a process in the lead's own pane, once per start of the lead (TrustAuthority.handOut).
  * Socket files cannot be opened through /proc/PID/fd, so no other process can take over the connection.
  * This file owns the listening socket, its connections and the caller check's helper.
@@ -11,8 +11,8 @@
 import { rmSync } from 'node:fs';
 import type { Server, Socket } from 'node:net';
 import { listenUnix } from '../host/unix-server.js';
-import { callerOf, diagPeers, realProc, ssTable, tablePeers, type Caller, type PaneRoot, type PeerSource, type Unknown } from '../agents/claude/tmux-shim/caller.js';
-import { SockDiag } from '../agents/claude/tmux-shim/sock-diag.js';
+import { callerOf, diagPeers, realProc, ssTable, tablePeers, type Caller, type PaneRoot, type PeerSource, type Unknown } from '../host/socket-caller.js';
+import { SockDiag } from '../host/sock-diag.js';
 import type { Log } from '../store/log.js';
 import type { TrustAuthority } from '../store/trust.js';
 

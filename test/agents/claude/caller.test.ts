@@ -9,9 +9,9 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ancestry, callerOf, diagPeers, parseStat, peersInTable, placeInPane, shownCommand, ssTable, tablePeers, type Caller, type PeerSource, type ProcReader } from '../../../src/agents/claude/tmux-shim/caller.js';
+import { ancestry, callerOf, diagPeers, parseStat, peersInTable, placeInPane, shownCommand, ssTable, tablePeers, type Caller, type PeerSource, type ProcReader } from '../../../src/host/socket-caller.js';
 import { changeOf, permit } from '../../../src/agents/claude/tmux-shim/caller-policy.js';
-import { SockDiag } from '../../../src/agents/claude/tmux-shim/sock-diag.js';
+import { SockDiag } from '../../../src/host/sock-diag.js';
 import type { TmuxCommand } from '../../../src/agents/claude/tmux-shim/argv.js';
 
 /** A process table: pid → [comm, ppid, socket inodes it holds, cmdline, session id (default: its own pid)]. */

@@ -1,14 +1,14 @@
 /**
  * The one place a command that reached the stand-in's socket is let in or turned away: queries pass
  * at once (with the pane the caller names as their default target), a change first has its caller
- * found (caller.ts) and judged (caller-policy.ts), then runs with the caller's true pane. A refusal
+ * found (host/socket-caller.ts) and judged (caller-policy.ts), then runs with the caller's true pane. A refusal
  * is a tmux-style error for the caller, a warning in teamux.log naming the process and its pane,
  * and a word on the status line. Whatever serves the socket (the screen's bridge, or a bridge
  * process of its own) calls `admit` once per request; the gate owns nothing but its options.
  */
 import type { Socket } from 'node:net';
-import { callerOf, diagPeers, realProc, ssTable, tablePeers, type PaneRoot, type PeerSource, type ProcReader } from './caller.js';
-import { SockDiag } from './sock-diag.js';
+import { callerOf, diagPeers, realProc, ssTable, tablePeers, type PaneRoot, type PeerSource, type ProcReader } from '../../../host/socket-caller.js';
+import { SockDiag } from '../../../host/sock-diag.js';
 import { changeOf, permit } from './caller-policy.js';
 import type { ShimAnswer } from './exec.js';
 

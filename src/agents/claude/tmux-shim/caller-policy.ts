@@ -1,5 +1,5 @@
 /**
- * What each caller of the tmux stand-in may do, decided from the process it really is (caller.ts),
+ * What each caller of the tmux stand-in may do, decided from the process it really is (host/socket-caller.ts),
  * never from the $TMUX_PANE it claims. Queries (display-message, list-panes, show-options,
  * has-session, list-sessions, -V) change nothing and are answered for anyone. Everything else:
  * - the lead's own Claude Code process (the stand-in's parent is the lead pane's agent) may do all;
@@ -9,7 +9,7 @@
  * Pure: no I/O.
  */
 import { parseCommand, splitGlobal, type CommandName, type TmuxCommand } from './argv.js';
-import type { Caller, Unknown } from './caller.js';
+import type { Caller, Unknown } from '../../../host/socket-caller.js';
 
 /** Commands that only read the stand-in's state. */
 const QUERIES: ReadonlySet<CommandName> = new Set(['display-message', 'list-panes', 'show-options', 'has-session', 'list-sessions']);

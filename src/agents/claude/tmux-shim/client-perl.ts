@@ -2,7 +2,7 @@
  * The fast form of the `tmux` stand-in: a Perl script that loads no module on Linux (elsewhere the
  * core Socket module, part of perl-base), which starts in a few milliseconds where node needs tens
  * (Claude Code runs the stand-in ~15 times per teammate it opens). It speaks the same one-line
- * protocol as client.ts, with its pid (checked by the bridge, see caller.ts). On any failure it hands over to the node client (the same argv), which
+ * protocol as client.ts, with its pid (checked by the bridge, see host/socket-caller.ts). On any failure it hands over to the node client (the same argv), which
  * words the message and writes it to teamux.log through the store. Pure text.
  */
 

@@ -55,7 +55,7 @@ async function main(): Promise<number> {
     const conn = createConnection(socket);
     const timer = setTimeout(() => finish(failure(`teamux did not answer within ${ANSWER_TIMEOUT_MS / 1000}s on ${socket}`, 'the screen may be stuck; see teamux.log')), ANSWER_TIMEOUT_MS);
     conn.setEncoding('utf8');
-    // The pid lets the bridge find this process at once; it is checked there, not trusted (caller.ts).
+    // The pid lets the bridge find this process at once; it is checked there, not trusted (host/socket-caller.ts).
     conn.on('connect', () => conn.write(`${JSON.stringify({ argv, pane: process.env.TMUX_PANE ?? null, pid: process.pid })}\n`));
     conn.on('data', (chunk: string) => {
       buffer += chunk;
