@@ -26,6 +26,9 @@
  * lock library) stay outside it, as the split build's entries of the same names (SHARED_ENTRIES).
  * The screen's loader (dist/cli/code-cache.js → dist/bundle/code-cache.js, which bin/teamux imports)
  * is built the same way: one module instead of itself and three chunks.
+ * The Claude Code hooks' one-file CommonJS entry (dist/agents/claude/stop-fast.cjs, run by node on its own) is
+ * bundled in place first: the rule modules it imports (the plan gate's allowlist) go inside it, so it
+ * decides by the same table as the full hook and still loads no other file of teamux's.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -61,6 +64,21 @@ const SINGLE_FILES = { 'task-claim-fast': path.join(root, 'dist', 'cli', 'task-c
 /** Modules the single files load dynamically: entries of the split build, so they have fixed names. */
 const SHARED_ENTRIES = { 'task-index': path.join(root, 'dist', 'store', 'task-index.js'), lock: path.join(root, 'dist', 'store', 'lock.js') };
 const BANNER = "import { createRequire as __teamuxCreateRequire } from 'node:module';\nconst require = __teamuxCreateRequire(import.meta.url);";
+
+const hookEntry = path.join(root, 'dist', 'agents', 'claude', 'stop-fast.cjs');
+const hook = await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: [hookEntry],
+  outfile: hookEntry,
+  write: false,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
+for (const out of hook.outputFiles) writeFileSync(out.path, out.contents);
 
 rmSync(outdir, { recursive: true, force: true });
 rmSync(bootdir, { recursive: true, force: true });

@@ -14,15 +14,16 @@ export { gateAnchorAtStart, memberPlanStatus, untrustedReason, type GateAnchor }
 /** Tools that change the world outside the team folder: held back until a required plan is approved. */
 export const MUTATING_TOOLS: ReadonlySet<string> = new Set(['bash', 'write_file', 'edit_file']);
 
-/** Claude Code's tools that change the world: its PreToolUse hook holds them back the same way. */
-export const CLAUDE_MUTATING_TOOLS: ReadonlySet<string> = new Set(['Bash', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
-
 /** Whether a tool may run now, and if not, the tool result the model gets instead. */
 export type GateDecision = { allow: true } | { allow: false; reason: string };
 
-/** Decide whether `tool` may run for a member whose plan gate is in `status`. */
-export function gateDecision(tool: string, status: PlanStatus, mutating: ReadonlySet<string> = MUTATING_TOOLS): GateDecision {
-  if (!mutating.has(tool)) return { allow: true };
+/**
+ * Decide whether `tool` may run for a member whose plan gate is in `status`; `gated` says which tools
+ * the gate holds (teamux's own agent: its mutating tools; Claude Code: all but its read-only ones,
+ * claude/tool-gate.ts).
+ */
+export function gateDecision(tool: string, status: PlanStatus, gated: (tool: string) => boolean = (t) => MUTATING_TOOLS.has(t)): GateDecision {
+  if (!gated(tool)) return { allow: true };
   if (status === 'not_required' || status === 'approved') return { allow: true };
   const hint = status === 'pending'
     ? 'wait for the plan_approval_response before changing anything'

@@ -8,21 +8,22 @@
  *   the line shown under the prompt. Tokens are summed from the transcript incrementally: how far it
  *   was read, the sums and the latest response ids are kept in `claude/<member>/status-sync.json`.
  * - PreToolUse (before every tool): answers nothing at once (no objection) when no gate can apply:
- *   no budget on the member or the team in team.json, and either not a tool the plan gate concerns
- *   (Bash, Write, Edit, MultiEdit, NotebookEdit) or a member whose plan is not required and that is
- *   not a teammate of Claude Code's own team. Anything else is for the full hook (a plan's approval
+ *   no budget on the member or the team in team.json, and either a tool on the plan gate's allowlist
+ *   (tool-gate.ts, written into the script as a table) or a member whose plan is not required and
+ *   that is not a teammate of Claude Code's own team. Anything else is for the full hook (a plan's approval
  *   is a signature to check, a budget's spend is brought up to date from the transcript there).
  * Anything unexpected (another argv, input that is not a JSON object, a member team.json does not
  * list, a folder that is a link) goes to the node CLI with the same argv and the stdin already read.
  * Pure text; the same fallback as stop-perl.ts.
  */
-import { CLAUDE_MUTATING_TOOLS } from '../../agent/gate.js';
+import { CLAUDE_READ_ONLY_TOOLS } from './tool-gate.js';
 
 const perlString = (s: string): string => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** The script; `node` runs `teamuxBin` (the full CLI) for everything the fast paths do not answer. */
 export function perlHookScript(perl: string, node: string, teamuxBin: string): string {
-  const mutating = [...CLAUDE_MUTATING_TOOLS].map(perlString).join(', ');
+  const readOnly = CLAUDE_READ_ONLY_TOOLS.names.map(perlString).join(', ');
+  const readOnlyPrefixes = CLAUDE_READ_ONLY_TOOLS.prefixes.map(perlString).join(', ');
   return `#!${perl}
 # teamux's fast StatusLine and PreToolUse hooks for Claude Code (src/agents/claude/hook-perl.ts), generated
 # by teamux. Whatever they do not answer goes to the full CLI, with the same argv and stdin.
@@ -31,7 +32,10 @@ use JSON::PP ();
 use Time::HiRes ();
 use Fcntl qw(O_WRONLY O_CREAT O_EXCL O_NOFOLLOW);
 my ($node, $bin) = (${perlString(node)}, ${perlString(teamuxBin)});
-my %MUTATING = map { $_ => 1 } (${mutating});
+# The plan gate's allowlist (src/agents/claude/tool-gate.ts): every other tool waits for an approved plan.
+my %READ_ONLY = map { $_ => 1 } (${readOnly});
+my @READ_ONLY_PREFIXES = (${readOnlyPrefixes});
+sub gated { my $t = shift; return 0 if $READ_ONLY{$t}; for my $p (@READ_ONLY_PREFIXES) { return 0 if index($t, $p) == 0; } return 1; }
 my $input = do { local $/; my $t = <STDIN>; defined $t ? $t : '' };
 
 # The full hook in this very process (exec), a forked child writing the input to its stdin.
@@ -69,12 +73,12 @@ full() unless $me;
 if ($event eq 'PreToolUse') {
   # A budget (spent or not: only the full hook brings the spend up to date) or a gated tool: the full hook.
   full() if defined $team->{budget} || defined $me->{budget};
-  my $tool = $in->{tool_name};
+  my $tool = $in->{tool_name} // '';
   full() if ref $tool;
-  # A tool the plan gate concerns, for a member whose plan is required (team.json or the environment it
+  # A tool the plan gate holds, for a member whose plan is required (team.json or the environment it
   # was started with, as protocol/plan-gate.ts reads it), or a teammate of Claude Code's own team (its
   # PreToolUse asks for permission): the full hook.
-  full() if defined $tool && $MUTATING{$tool} && ($me->{planRequired} || ($ENV{TEAMUX_PLAN_REQUIRED} // '') eq '1' || $me->{claudeTeam});
+  full() if gated($tool) && ($me->{planRequired} || ($ENV{TEAMUX_PLAN_REQUIRED} // '') eq '1' || $me->{claudeTeam});
   exit 0;
 }
 

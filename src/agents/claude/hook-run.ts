@@ -9,7 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { reportCycleEnd } from '../../agent/work-cycle.js';
-import { CLAUDE_MUTATING_TOOLS, gateAnchorAtStart, gateDecision, memberPlanStatus } from '../../agent/gate.js';
+import { gateAnchorAtStart, gateDecision, memberPlanStatus } from '../../agent/gate.js';
 import { updateClaudeActivity } from '../../store/claude.js';
 import { withLock } from '../../store/lock.js';
 import { checkPermissionAnswer, OPERATOR } from '../../protocol/trust.js';
@@ -18,6 +18,7 @@ import { waitOnFolder } from '../../store/watch.js';
 import { denyTool, keepGoing, permissionDecision, stopPrompt, transcriptTokens, type HookInput } from './hook-answers.js';
 import { nativeNeedsPermission, nativePermissionDecision } from './native-hooks.js';
 import { budgetRefusal, claudeBudgetHold, claudePrice, usesDemoModel } from './hook-budget.js';
+import { claudeToolGated } from './tool-gate.js';
 
 /** Where a hook writes its answer; `out` resolves once the text is flushed. */
 export interface HookIo {
@@ -133,18 +134,19 @@ function budgetOf(store: TeamStore, run: HookRun): Promise<string | null> {
 }
 
 /**
- * Deny every tool while a budget is spent (the hook is registered for every tool; its Perl fast path
- * answers at once when no budget is configured and the tool is not gated, hook-perl.ts),
- * and a mutating tool until the member's plan is approved (teamux's own gate, Claude's tool names).
+ * Deny every tool while a budget is spent (the hook is registered for every tool; its fast paths
+ * answer at once when no budget is configured and the tool is not gated, hook-perl.ts, stop-fast.cts),
+ * and every tool but Claude Code's read-only ones (tool-gate.ts) until the member's plan is approved.
  */
 async function planGate(store: TeamStore, run: HookRun, io: HookIo): Promise<number> {
-  const tool = run.input.tool_name ?? '';
+  // A name that is not a string is on no allowlist: gated, as an unknown tool is.
+  const tool = typeof run.input.tool_name === 'string' ? run.input.tool_name : '';
   const held = await budgetOf(store, run);
   if (held) {
     await io.out(denyTool(budgetRefusal(held)));
     return 0;
   }
-  if (!CLAUDE_MUTATING_TOOLS.has(tool)) return 0;
+  if (!claudeToolGated(tool)) return 0;
   const me = await store.member(run.member);
   if (!me.ok) return 2;
   // The trust key, run and approver come from the environment Claude Code was started with by the
@@ -152,7 +154,7 @@ async function planGate(store: TeamStore, run: HookRun, io: HookIo): Promise<num
   const cfg = await store.config();
   const anchor = gateAnchorAtStart(process.env, me.value, cfg, cfg.members.find((m) => m.kind === 'lead')?.name ?? '');
   const { requests } = await store.requests.list();
-  const decision = gateDecision(tool, memberPlanStatus(anchor, requests), CLAUDE_MUTATING_TOOLS);
+  const decision = gateDecision(tool, memberPlanStatus(anchor, requests), claudeToolGated);
   if (!decision.allow) await io.out(denyTool(decision.reason));
   // A teammate of Claude Code's own team has no PermissionRequest hook of its own: ask here.
   else if (me.value.claudeTeam && nativeNeedsPermission(tool, run.input.permission_mode)) return permission(store, run, io, nativePermissionDecision);

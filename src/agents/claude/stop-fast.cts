@@ -1,7 +1,8 @@
 /**
  * The Stop hook's fast path (and PreToolUse's, when there is no Perl), and their own entry: every idle Claude Code turn runs it, so it is one
  * CommonJS file (dist/agents/claude/stop-fast.cjs, no ES module graph to load) that requires nothing but
- * node:fs, node:path and node:child_process (no zod, no store). Claude Code's Stop hook runs it
+ * node:fs, node:path and node:child_process (no zod, no store): scripts/bundle.mjs bundles into it
+ * the rule modules it imports (the plan gate's allowlist, tool-gate.ts), which import nothing. Claude Code's Stop hook runs it
  * directly (`node dist/agents/claude/stop-fast.cjs hook Stop --as NAME --team-dir DIR`, see launch.ts);
  * bin/teamux also tries it first for `teamux hook Stop`.
  * When the member's inbox has nothing past its cursor, it answers at once (no output: Claude stops)
@@ -13,6 +14,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
+import { claudeToolGated } from './tool-gate.js';
 
 /** The stdin the fast path already read, for the full hook when it falls back (read it as a property of the module: it is set late). */
 export let preReadStdin: string | undefined;
@@ -115,24 +117,30 @@ export async function fastStop(argv: readonly string[], teamuxBin: string): Prom
   return true;
 }
 
-/** The tools the plan gate concerns (agent/gate.ts CLAUDE_MUTATING_TOOLS, repeated: this file imports nothing of teamux's). */
-const GATED_TOOLS: ReadonlySet<string> = new Set(['Bash', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
-
 /**
- * Handle `hook PreToolUse --as NAME --team-dir DIR` when no gate can apply (no budget on the member or
- * the team in team.json; a tool the plan gate does not concern, or a member whose plan is not required
- * and that is not a teammate of Claude Code's own team): no objection, at once; true when handled.
- * The same rule as the Perl form (hook-perl.ts), for machines without Perl.
+ * Handle `hook PreToolUse --as NAME --team-dir DIR` when no gate can apply (noGateApplies): no
+ * objection, at once; true when handled. The same rule as the Perl form (hook-perl.ts), for machines
+ * without Perl.
  */
 export async function fastPreToolUse(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   const [verb, event, asFlag, member, dirFlag, dir, ...rest] = argv;
   if (verb !== 'hook' || event !== 'PreToolUse' || asFlag !== '--as' || dirFlag !== '--team-dir' || rest.length > 0) return false;
   if (!member || !NAME.test(member) || !dir || !path.isAbsolute(dir)) return false;
   preReadStdin = await readAll(process.stdin);
+  return noGateApplies(dir, member, preReadStdin, env);
+}
+
+/**
+ * True when no gate can apply to `member`'s tool call (the hook's input as `inputText`): no budget on
+ * the member or the team in team.json, and a tool on the plan gate's allowlist (tool-gate.ts) or a
+ * member whose plan is not required and that is not a teammate of Claude Code's own team. Any doubt
+ * is false: the full hook decides.
+ */
+export function noGateApplies(dir: string, member: string, inputText: string, env: NodeJS.ProcessEnv): boolean {
   let input: { tool_name?: unknown };
   let cfg: { budget?: unknown; members?: Array<{ name?: unknown; budget?: unknown; planRequired?: unknown; claudeTeam?: unknown }> };
   try {
-    input = JSON.parse(preReadStdin) as typeof input;
+    input = JSON.parse(inputText) as typeof input;
     cfg = JSON.parse(readFileSync(path.join(dir, 'team.json'), 'utf8')) as typeof cfg;
   } catch {
     return false;
@@ -140,10 +148,9 @@ export async function fastPreToolUse(argv: readonly string[], env: NodeJS.Proces
   if (typeof input !== 'object' || input === null || Array.isArray(input) || !Array.isArray(cfg?.members)) return false;
   const me = cfg.members.find((m) => m?.name === member);
   if (!me || (cfg.budget !== undefined && cfg.budget !== null) || (me.budget !== undefined && me.budget !== null)) return false;
-  const tool = input.tool_name;
-  if (tool !== undefined && typeof tool !== 'string') return false;
-  if (typeof tool === 'string' && GATED_TOOLS.has(tool) && (me.planRequired || env.TEAMUX_PLAN_REQUIRED === '1' || me.claudeTeam)) return false;
-  return true;
+  const tool = input.tool_name ?? '';
+  if (typeof tool !== 'string') return false;
+  return !(claudeToolGated(tool) && (me.planRequired || env.TEAMUX_PLAN_REQUIRED === '1' || me.claudeTeam));
 }
 
 // Run as Claude Code's Stop or PreToolUse hook: the fast path, else the full CLI in this same process.
