@@ -2,8 +2,10 @@
 // (scripts/agent-clis.mjs, which also pins Codex CLI and Gemini CLI). On CI (CI set) it is installed when missing; elsewhere a missing binary
 // skips the tests with a visible notice. Also the pieces every such test needs: a PATH folder holding
 // `claude`, and a fake user HOME whose Claude Code settings must come out untouched.
+import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { DEMO_API_KEY } from '../../src/agents/claude/launch.js';
 // @ts-expect-error: a plain .mjs script without types
 import { AGENT_CLIS, cliBinary, ensureCli } from '../../scripts/agent-clis.mjs';
 
@@ -56,4 +58,32 @@ export function userHome(dir: string): { home: string; snapshot: () => Record<st
     return out;
   };
   return { home, snapshot };
+}
+
+/** Where `claude -p` runs as a member: its folder, HOME, teamux's settings file, the scripted API and extra environment. */
+export interface ClaudePrintRun {
+  member: string;
+  root: string;
+  home: string;
+  settings: string;
+  apiUrl: string;
+  env: Record<string, string>;
+  /** More arguments after teamux's (`--permission-mode manual` comes first). */
+  args?: string[];
+  /** Called with the child's killer, to run at the test's end. */
+  onCleanup: (kill: () => void) => void;
+}
+
+/** `binary -p PROMPT` as `run.member`, offline against the scripted API; resolves with its exit code and output. */
+export function claudePrint(binary: string, prompt: string, run: ClaudePrintRun): Promise<{ code: number; out: string }> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: run.home, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    ANTHROPIC_BASE_URL: `${run.apiUrl}/m/${run.member}`, ANTHROPIC_API_KEY: DEMO_API_KEY, TEAMUX_MEMBER: run.member, ...run.env,
+  };
+  const child = spawn(binary, ['-p', prompt, '--settings', run.settings, '--permission-mode', 'manual', ...(run.args ?? [])], { cwd: run.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  run.onCleanup(() => void child.kill('SIGKILL'));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? 1, out })));
 }

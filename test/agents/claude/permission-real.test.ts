@@ -4,17 +4,16 @@
 // request file (signed with a key of its own, as its Bash could). The hook does not hand it over, so
 // Claude Code denies the call (in -p mode no answer is a denial) and the file is not created. The same
 // call allowed by the screen's signed answer runs.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claudeSettings, DEMO_API_KEY, demoClaudeJson } from '../../../src/agents/claude/launch.js';
+import { claudeSettings, demoClaudeJson } from '../../../src/agents/claude/launch.js';
 import { startScriptedServer, type LoggedRequest, type ScriptedServer } from '../../../src/demo/server.js';
 import { newKeyPair, OPERATOR, permissionClaimOf, rootSigner } from '../../../src/protocol/trust.js';
 import type { ProtocolRequest } from '../../../src/protocol/types.js';
 import type { TeamStore } from '../../../src/store/team.js';
 import { trustRoot } from '../../agent/helpers.js';
-import { claudeCodeForTests } from '../../helpers/claude-code.js';
+import { claudeCodeForTests, claudePrint } from '../../helpers/claude-code.js';
 import { BIN, makeTeam, waitFor } from '../../helpers/team.js';
 
 const CLAUDE = claudeCodeForTests();
@@ -26,18 +25,9 @@ afterEach(async () => {
 
 const bodyText = (r: LoggedRequest): string => JSON.stringify(r.body);
 
-/** `claude -p PROMPT` as member bob with teamux's settings; resolves with its exit code and output. */
+/** `claude -p PROMPT` as member bob with teamux's settings. */
 function claudeP(prompt: string, opts: { root: string; home: string; settings: string; server: ScriptedServer; env: Record<string, string> }): Promise<{ code: number; out: string }> {
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: opts.home, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    ANTHROPIC_BASE_URL: `${opts.server.url}/m/bob`, ANTHROPIC_API_KEY: DEMO_API_KEY, TEAMUX_MEMBER: 'bob', ...opts.env,
-  };
-  const child = spawn(CLAUDE!, ['-p', prompt, '--settings', opts.settings, '--permission-mode', 'manual'], { cwd: opts.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  cleanups.push(() => void child.kill('SIGKILL'));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? 1, out })));
+  return claudePrint(CLAUDE!, prompt, { member: 'bob', root: opts.root, home: opts.home, settings: opts.settings, apiUrl: opts.server.url, env: opts.env, onCleanup: (kill) => cleanups.push(kill) });
 }
 
 describe.skipIf(!CLAUDE)('permission answers with the real Claude Code binary', () => {

@@ -4,16 +4,15 @@
 // call (it runs a shell command; no list of gated tools named it) is refused before its plan is
 // approved, even with Monitor allowed by Claude Code's own permission rules, and runs once the
 // screen's signed approval is on record.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { perlHookScript } from '../../../src/agents/claude/hook-perl.js';
-import { claudeSettings, DEMO_API_KEY, demoClaudeJson } from '../../../src/agents/claude/launch.js';
+import { claudeSettings, demoClaudeJson } from '../../../src/agents/claude/launch.js';
 import { startScriptedServer, type LoggedRequest, type ScriptedServer } from '../../../src/demo/server.js';
 import { OPERATOR } from '../../../src/protocol/trust.js';
 import { trustRoot } from '../../agent/helpers.js';
-import { claudeCodeForTests } from '../../helpers/claude-code.js';
+import { claudeCodeForTests, claudePrint } from '../../helpers/claude-code.js';
 import { PERL } from '../../helpers/hook-shell.js';
 import { BIN, makeTeam, waitFor } from '../../helpers/team.js';
 
@@ -34,16 +33,7 @@ function lastToolResult(r: LoggedRequest): string {
 
 /** `claude -p PROMPT` as member bob with teamux's settings, Monitor loaded up front and allowed by Claude Code's rules. */
 function claudeP(prompt: string, opts: { root: string; home: string; settings: string; server: ScriptedServer; env: Record<string, string> }): Promise<{ code: number; out: string }> {
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: opts.home, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', ENABLE_TOOL_SEARCH: 'false',
-    ANTHROPIC_BASE_URL: `${opts.server.url}/m/bob`, ANTHROPIC_API_KEY: DEMO_API_KEY, TEAMUX_MEMBER: 'bob', ...opts.env,
-  };
-  const child = spawn(CLAUDE!, ['-p', prompt, '--settings', opts.settings, '--permission-mode', 'manual', '--allowedTools', 'Monitor'], { cwd: opts.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  cleanups.push(() => void child.kill('SIGKILL'));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? 1, out })));
+  return claudePrint(CLAUDE!, prompt, { member: 'bob', root: opts.root, home: opts.home, settings: opts.settings, apiUrl: opts.server.url, env: { ENABLE_TOOL_SEARCH: 'false', ...opts.env }, args: ['--allowedTools', 'Monitor'], onCleanup: (kill) => cleanups.push(kill) });
 }
 
 describe.skipIf(!CLAUDE)('the plan gate with the real Claude Code binary', () => {
