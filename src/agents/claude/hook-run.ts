@@ -4,7 +4,8 @@
  * reports the member idle; PreToolUse is the plan gate, and refuses every tool while a budget is
  * spent (hook-budget.ts), when Stop hands nothing over either; PermissionRequest opens a `permission`
  * request and waits on a file watch for the operator's signed answer, stepping aside after the
- * timeout or when an answer does not verify;
+ * timeout or when an answer does not verify, and withdrawing the request once the call was answered
+ * in Claude Code's own dialog instead (pane-answer.ts);
  * the others keep the member's activity record (state, tokens, cost) current.
  */
 import { readFile } from 'node:fs/promises';
@@ -19,6 +20,13 @@ import { denyTool, keepGoing, permissionDecision, stopPrompt, transcriptTokens, 
 import { nativeNeedsPermission, nativePermissionDecision } from './native-hooks.js';
 import { budgetRefusal, claudeBudgetHold, claudePrice, usesDemoModel } from './hook-budget.js';
 import { claudeToolGated } from './tool-gate.js';
+import { waitAnsweredInPane } from './pane-answer.js';
+
+/**
+ * A wait for the call to be answered somewhere other than the screen (the CLI's own dialog): the
+ * reason to withdraw the request with, or null when it saw nothing before the signal ended it.
+ */
+export type AnsweredElsewhere = (signal: AbortSignal) => Promise<string | null>;
 
 /** Where a hook writes its answer; `out` resolves once the text is flushed. */
 export interface HookIo {
@@ -190,7 +198,27 @@ async function permission(store: TeamStore, run: HookRun, io: HookIo, answerText
     const r = await store.requests.get(id);
     return r.ok && r.value.status !== 'pending' ? r.value : undefined;
   };
-  const answer = await waitOnFolder(store.paths.requests, run.permissionTimeoutMs, answered, { only: (f) => f === `${id}.json`, ...(io.signal ? { signal: io.signal } : {}) });
+  // The screen's answer, or Claude Code's own dialog answered first (its transcript shows the result).
+  const stop = new AbortController();
+  const stopAll = (): void => stop.abort();
+  io.signal?.addEventListener('abort', stopAll);
+  const transcript = run.input.transcript_path;
+  const elsewhere: AnsweredElsewhere = async (signal) => (transcript && (await waitAnsweredInPane(transcript, tool, input, run.permissionTimeoutMs, signal)) ? "answered in Claude Code's own dialog" : null);
+  const onScreen = waitOnFolder(store.paths.requests, run.permissionTimeoutMs, answered, { only: (f) => f === `${id}.json`, signal: stop.signal });
+  const inPane = elsewhere(stop.signal).then(async (why): Promise<string | Awaited<typeof onScreen>> => (why === null ? onScreen : why));
+  const first = await Promise.race([onScreen, inPane]).finally(() => {
+    stop.abort();
+    io.signal?.removeEventListener('abort', stopAll);
+  });
+  if (typeof first === 'string') {
+    const withdrawn = await store.withdrawRequest(id, run.member, first);
+    if (withdrawn.ok) {
+      await updateClaudeActivity(store.paths, run.member, { state: 'working' });
+      store.log.info(`permission ${id} for ${run.member}: ${first}, withdrawn`);
+    }
+    return 0;
+  }
+  const answer = first;
   if (answer && (answer.status === 'approved' || answer.status === 'rejected')) {
     const checked = checkPermissionAnswer(trust, target, answer);
     if (checked.ok) {
