@@ -4,14 +4,11 @@
  * shows control characters as visible text (ESC as \e) so a member's text can never drive the
  * person's terminal. Pure functions of (text, width).
  */
-import { visible } from '../protocol/visible.js';
+import { escapeControls, inlineSpans, markdownBlocks } from '../protocol/markdown.js';
 import { C, style, textWidth, type Row } from './text.js';
 import { cellsOf } from '../vt/width.js';
 
-/** Show control characters as text the way every teamux view does (protocol/visible.ts: ESC as \e); tabs become spaces. */
-export function escapeControls(text: string): string {
-  return visible(text.replace(/\t/g, '    '), { lines: true });
-}
+export { escapeControls };
 
 const PLAIN = style();
 const HEADING = [style(C.cyan, C.default, { bold: true, underline: true }), style(C.cyan, C.default, { bold: true }), style(C.default, C.default, { bold: true })];
@@ -51,16 +48,9 @@ export function wrap(text: string, width: number): string[] {
   return out;
 }
 
-/** Split a line into plain and `code` segments. */
+/** A line as styled segments: plain text in `attr`, `code` in the code colour. */
 function inline(text: string, attr: number): Row {
-  const row: Row = [];
-  const parts = text.split(/(`[^`]+`)/);
-  for (const p of parts) {
-    if (p === '') continue;
-    if (p.startsWith('`') && p.endsWith('`') && p.length > 2) row.push({ text: p.slice(1, -1), attr: CODE });
-    else row.push({ text: p, attr });
-  }
-  return row;
+  return inlineSpans(text).map((p) => ({ text: p.text, attr: p.code ? CODE : attr }));
 }
 
 /** Wrap styled text to width, with `indent` before continuation lines. */
@@ -73,37 +63,27 @@ function wrapStyled(first: Row, body: string, attr: number, width: number, inden
 /** Render Markdown-ish text to rows no wider than `width`; control characters arrive escaped. */
 export function renderMarkdown(source: string, width: number): Row[] {
   const rows: Row[] = [];
-  let fence: string | null = null;
-  for (const raw of escapeControls(source.replace(/\r\n?/g, '\n')).split('\n')) {
-    const fenceMark = /^\s*(```|~~~)/.exec(raw);
-    if (fenceMark) {
-      fence = fence === null ? fenceMark[1]! : null;
-      continue;
+  for (const b of markdownBlocks(source)) {
+    switch (b.kind) {
+      case 'code':
+        for (const piece of wrap(b.text, width - 2)) rows.push([{ text: ` ${piece}`.padEnd(width), attr: CODE }]);
+        break;
+      case 'heading':
+        for (const l of wrap(b.text, width)) rows.push([{ text: l, attr: HEADING[b.level - 1]! }]);
+        break;
+      case 'item': {
+        const pad = '  '.repeat(b.depth);
+        const head = `${pad}${b.marker} `;
+        rows.push(...wrapStyled([{ text: pad, attr: PLAIN }, { text: `${b.marker} `, attr: BULLET }], b.text, PLAIN, width, ' '.repeat(textWidth(head))));
+        break;
+      }
+      case 'blank':
+        rows.push([]);
+        break;
+      case 'text':
+        rows.push(...wrapStyled([], b.text, PLAIN, width, ''));
+        break;
     }
-    if (fence !== null) {
-      for (const piece of wrap(raw, width - 2)) rows.push([{ text: ` ${piece}`.padEnd(width), attr: CODE }]);
-      continue;
-    }
-    const heading = /^(#{1,6})\s+(.*)$/.exec(raw);
-    if (heading) {
-      const level = Math.min(3, heading[1]!.length) - 1;
-      for (const l of wrap(heading[2]!, width)) rows.push([{ text: l, attr: HEADING[level]! }]);
-      continue;
-    }
-    const item = /^(\s*)([-*+]|\d{1,3}[.)])\s+(.*)$/.exec(raw);
-    if (item) {
-      const depth = Math.min(4, Math.floor(item[1]!.length / 2));
-      const marker = /\d/.test(item[2]!) ? item[2]! : '•';
-      const pad = '  '.repeat(depth);
-      const head = `${pad}${marker} `;
-      rows.push(...wrapStyled([{ text: pad, attr: PLAIN }, { text: `${marker} `, attr: BULLET }], item[3]!, PLAIN, width, ' '.repeat(textWidth(head))));
-      continue;
-    }
-    if (raw.trim() === '') {
-      rows.push([]);
-      continue;
-    }
-    rows.push(...wrapStyled([], raw, PLAIN, width, ''));
   }
   return rows;
 }
