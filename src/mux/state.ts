@@ -8,7 +8,7 @@
  */
 import type { KeyAction } from '../config/keys-actions.js';
 import type { KeyMode, KeyTable } from '../keys/keymap.js';
-import { OPERATOR } from '../protocol/operator.js';
+import { waitsForOperator } from '../protocol/operator.js';
 import type { ProtocolRequest } from '../protocol/types.js';
 import { screenLayout, sidebarWidth, type LayoutName, type MainSize, type ScreenLayout, type SidebarSize } from './geometry.js';
 import { pendingRequests, type SidebarData, type SidebarSection } from './sidebar-data.js';
@@ -145,7 +145,7 @@ export function keyOf(keys: KeyTable, action: KeyAction): string | undefined {
  * for an agent lead waits for the lead's signed answer, not for the person) and permission requests.
  */
 export function awaiting(s: MuxState): ProtocolRequest[] {
-  return pendingRequests(s.snapshot).filter((r) => (r.type === 'plan_approval' && r.to === OPERATOR) || r.type === 'permission');
+  return pendingRequests(s.snapshot).filter(waitsForOperator);
 }
 
 /** The status-line badge, "⚑ 1 plan awaiting C-a a" ("⚑ 2 requests awaiting …" with permissions), or null. */

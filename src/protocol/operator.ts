@@ -12,3 +12,8 @@ export const OPERATOR = 'human';
 export function isOperator(name: string): boolean {
   return name === OPERATOR;
 }
+
+/** A pending request the person answers: a plan addressed to the operator, or a permission request. */
+export function waitsForOperator(r: { type: string; to: string; status: string }): boolean {
+  return r.status === 'pending' && ((r.type === 'plan_approval' && r.to === OPERATOR) || r.type === 'permission');
+}
