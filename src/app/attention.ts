@@ -1,8 +1,10 @@
 /**
  * Getting the person's attention when a request starts waiting: the terminal bell, the terminal title
- * ("⚑ 2 awaiting · teamux: demo") while any wait, and an optional notify command (e.g. notify-send)
- * run with the request's summary as one argument, never through a shell. Owns the ids already
- * announced, the title last written and the notify children still running.
+ * ("⚑ 2 awaiting · teamux: demo") while any wait, an optional notify command (e.g. notify-send)
+ * run with the request's summary as one argument, never through a shell, and an optional webhook
+ * POSTed a JSON notice (ntfy's form when it names a topic). With the web view on, both carry the link
+ * to the waiting request — without the token, which only the person's screen shows. Owns the ids
+ * already announced, the title last written, the notify children and the webhook posts in flight.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { ProtocolRequest } from '../protocol/types.js';
@@ -13,7 +15,12 @@ export interface AttentionOptions {
   title: boolean;
   /** argv of the notify command; the summary is appended as the last argument. */
   notify: string[] | null;
+  /** Where to POST a JSON notice; `topic`: ntfy's JSON publishing form (url is the server). */
+  webhook?: { url: string; topic: string | null } | null;
 }
+
+/** How long a webhook post may take before it is given up (logged). */
+export const WEBHOOK_TIMEOUT_MS = 5_000;
 
 /** The default: bell and title, no notify command. */
 export const DEFAULT_ATTENTION: AttentionOptions = { bell: true, title: true, notify: null };
@@ -35,6 +42,10 @@ export class Attention {
   private title: string | null = null;
   // notify commands still running, killed on dispose
   private readonly children = new Set<ChildProcess>();
+  // webhook posts in flight, aborted on dispose
+  private readonly posts = new Set<AbortController>();
+  /** The web view's link to a request (set once the web view is up); null: no link. */
+  linkTo: ((r: ProtocolRequest) => string) | null = null;
 
   constructor(
     private readonly opts: AttentionOptions,
@@ -49,7 +60,11 @@ export class Attention {
     this.announced = new Set(pending.map((r) => r.id));
     if (fresh.length > 0) {
       if (this.opts.bell) this.write('\x07');
-      for (const r of fresh) this.notify(requestSummary(r));
+      for (const r of fresh) {
+        const link = this.linkTo?.(r) ?? null;
+        this.notify(link ? `${requestSummary(r)} ${link}` : requestSummary(r));
+        this.post(r, link);
+      }
     }
     if (this.opts.title) {
       const title = pending.length > 0 ? `⚑ ${pending.length} awaiting · teamux: ${this.team}` : `teamux: ${this.team}`;
@@ -76,9 +91,24 @@ export class Attention {
     child.on('exit', () => this.children.delete(child));
   }
 
-  /** Stop notify commands still running. */
+  private post(r: ProtocolRequest, link: string | null): void {
+    const hook = this.opts.webhook;
+    if (!hook) return;
+    const body = { ...(hook.topic ? { topic: hook.topic } : {}), title: `teamux: ${this.team}`, message: requestSummary(r), ...(link ? { click: link } : {}), tags: ['teamux'], request: { id: r.id, type: r.type, from: r.from, to: r.to } };
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), WEBHOOK_TIMEOUT_MS);
+    this.posts.add(abort);
+    fetch(hook.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), signal: abort.signal })
+      .then((res) => { if (!res.ok) this.log.warn(`webhook ${new URL(hook.url).host} answered ${res.status}`); })
+      .catch((err: Error) => this.log.warn(`webhook ${new URL(hook.url).host} failed: ${abort.signal.aborted ? `no answer in ${WEBHOOK_TIMEOUT_MS} ms` : err.message}`))
+      .finally(() => { clearTimeout(timer); this.posts.delete(abort); });
+  }
+
+  /** Stop notify commands still running and webhook posts in flight. */
   dispose(): void {
     for (const c of this.children) c.kill('SIGTERM');
     this.children.clear();
+    for (const a of this.posts) a.abort();
+    this.posts.clear();
   }
 }

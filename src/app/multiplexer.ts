@@ -19,6 +19,7 @@ import { readerTextRows } from '../ui/reader.js';
 import { TerminalScreen } from '../ui/screen.js';
 import type { Surface } from '../ui/surface.js';
 import { Attention, DEFAULT_ATTENTION } from './attention.js';
+import { startWebView, type WebView } from './web-view.js';
 import type { MuxOptions } from './mux-options.js';
 import { guardProcess } from './process-guard.js';
 import { watchClaudeWake } from '../agents/claude/wake.js';
@@ -64,6 +65,8 @@ export class Multiplexer {
   // team folder
   readonly view: TeamView;
   private attention: Attention | null = null;
+  /** The web view, when the layout or --web asked for it and its port could be had. */
+  private web: WebView | null = null;
   // life
   private readonly timers = new Map<string, ClockTimer>();
   private readonly inflight = new Set<Promise<unknown>>();
@@ -169,6 +172,14 @@ export class Multiplexer {
     // Panes the tmux stand-in's bridge opens in the session come and go as panes here.
     this.own(await followTeammates(this));
     await watching;
+    if (this.opts.web) {
+      const web = await startWebView(this, store, this.opts.web);
+      if (web) {
+        this.web = web;
+        if (this.attention) this.attention.linkTo = (r) => web.linkTo(r);
+        this.own(() => web.dispose());
+      }
+    }
     const launch = this.opts.spawnLaunch;
     if (launch) {
       const spawns = await watchSpawns(store, {
@@ -360,6 +371,7 @@ export class Multiplexer {
         return;
       case 'log': return this.opts.store.log.info(fx.text);
       case 'attention': return this.attention?.update(awaiting(this.st));
+      case 'web-link': return this.dispatch(this.web ? this.web.panel() : { kind: 'say', text: 'the web view is off: start with --web (or web: in the layout)' });
     }
     // Every effect has a case above: a new kind without one is a type error here.
     const unhandled: never = fx;

@@ -11,7 +11,7 @@ import { memberActivity, type Activity } from '../protocol/activity.js';
 import { claudeUsageLabel } from '../ui/claude-usage.js';
 import { keyRows } from '../mux/actions.js';
 import { badge, keyOf, readerSize, type MuxState, type PaneState } from '../mux/state.js';
-import { helpBox, statusRow, titleRow, type TitleInfo } from '../ui/chrome.js';
+import { helpBox, panelBox, statusRow, titleRow, type TitleInfo } from '../ui/chrome.js';
 import type { Rect, ScreenLayout } from '../mux/geometry.js';
 import { paintRow, paintRows } from '../ui/paint.js';
 import { paintPane } from '../ui/pane-view.js';
@@ -144,8 +144,9 @@ export function drawFrame(surface: Surface, f: FrameInput): boolean {
   let overlay = false;
   if (s.reader) overlay = paintReader(surface, s) || overlay;
   if (s.help) overlay = paintHelp(surface, s) || overlay;
+  if (s.panel) overlay = paintPanel(surface, s) || overlay;
   if (s.prompt) cursor = { x: Math.min(cols - 1, s.prompt.edit.label.length + 1 + s.prompt.edit.cursor), y: g.status.top };
-  else if (s.help || s.reader) cursor = null;
+  else if (s.help || s.panel || s.reader) cursor = null;
   surface.flush(cursor);
   return overlay;
 }
@@ -197,6 +198,15 @@ function paintReader(surface: Surface, s: MuxState): boolean {
 
 function paintHelp(surface: Surface, s: MuxState): boolean {
   const box = helpBox(s.cfg.keys.prefix, keyRows(s.cfg.keys.bindings), s.cols, s.rows - 1);
+  const width = Math.max(...box.map((r) => textWidth(rowText(r))));
+  const rect = { left: Math.max(0, Math.floor((s.cols - width) / 2)), top: Math.max(0, Math.floor((s.rows - 1 - box.length) / 2)), width, height: box.length };
+  paintRows(surface, rect, box, style(C.default, 235));
+  return true;
+}
+
+function paintPanel(surface: Surface, s: MuxState): boolean {
+  const p = s.panel!;
+  const box = panelBox(p.title, [...p.lines, '', 'any key closes'], p.qr, s.cols, s.rows - 1);
   const width = Math.max(...box.map((r) => textWidth(rowText(r))));
   const rect = { left: Math.max(0, Math.floor((s.cols - width) / 2)), top: Math.max(0, Math.floor((s.rows - 1 - box.length) / 2)), width, height: box.length };
   paintRows(surface, rect, box, style(C.default, 235));

@@ -2,6 +2,7 @@
  * What the multiplexer is started with: the team store, the pane host, the layout, keys and sidebar
  * settings, the members to launch and the terminal streams. A plain description; Multiplexer reads it.
  */
+import type { WebSettings } from './web-view.js';
 import type { Clock } from '../host/clock.js';
 import type { PaneHost, PaneProcess } from '../host/types.js';
 import type { KeyTable } from '../keys/keymap.js';
@@ -42,6 +43,8 @@ export interface MuxOptions {
   spawnLaunch?: (req: SpawnRequest) => MemberLaunch | { error: string };
   /** A Claude Code lead whose own agent teams open as panes here (the tmux stand-in). */
   nativeTeams?: NativeTeamsOptions;
+  /** The web view's settings; absent or null: off. */
+  web?: WebSettings | null;
   /** Where time comes from (default: the system clock); tests drive a fake one. */
   clock?: Clock;
   /** A line shown on the status line as soon as it is known (`resumed run …`). */

@@ -2,6 +2,7 @@
  * `teamux attach [TEAM] [-d]`: open the TUI over a team running under tmux (the tmux backend), taking
  * it over from another terminal with -d, as tmux's `attach -d` does.
  */
+import { takeWebFlag, webSettingsOf } from './web-flag.js';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { withdrawOrphanPermissions } from '../store/resume.js';
@@ -21,9 +22,10 @@ import { learnOuterTerminal } from '../ui/outer-query.js';
 
 export const attachVerb: Verb = {
   name: 'attach',
-  usage: ['attach [TEAM] [-d]'],
+  usage: ['attach [TEAM] [-d] [--web[=PORT]]'],
   examples: ['teamux attach', 'teamux attach demo', 'teamux attach -d demo   # take it over from another terminal'],
-  async run(ctx, argv) {
+  async run(ctx, allArgv) {
+    const { argv, web } = takeWebFlag(allArgv);
     const { values, positionals } = parse(argv, { ...TEAM_OPTS, 'detach-other': { type: 'boolean', short: 'd', default: false } }, this.usage[0]!);
     const { team, dir } = await pickTeam(ctx, positionals[0], 'attach');
     requireTty('attach');
@@ -51,7 +53,7 @@ export const attachVerb: Verb = {
       // A native lead's bridge lives as long as the session; one that crashed is started again.
       if (isNativeLead(layout.lead)) await (await import('./tmux-bridge.js')).startTmuxBridge(dir, path.join(BIN_DIR, 'teamux'), nativeBridgeSpec(layout, store, { ...trust.env }, tmuxSocket(ctx.env)));
       const teammates = adoptedTeammates(procs, [layout.lead, ...layout.teammates].map((m) => m.name), await bridgeSlots(team, ctx.env), layout.lead.cwd);
-      const mux = muxFor({ layout, layoutFile: cfg.layoutFile, keys, store, host, teamDir: dir, extraEnv: { ...trust.env }, demo: demoUrl && !ctx.env.ANTHROPIC_API_KEY, adopt: procs, teammates, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv, boot: ctx.boot });
+      const mux = muxFor({ layout, layoutFile: cfg.layoutFile, keys, store, host, teamDir: dir, extraEnv: { ...trust.env }, demo: demoUrl && !ctx.env.ANTHROPIC_API_KEY, adopt: procs, teammates, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv, boot: ctx.boot, web: webSettingsOf(layout, web) });
       trust.seePanes(() => mux.panes);
       const code = await mux.run();
       await sayWhyDetached(ctx, store);

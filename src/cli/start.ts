@@ -3,6 +3,8 @@
  * team folder, start the offline demo model when agents need one and no API key is set, run the
  * on_start hooks, then hand the terminal to the multiplexer until it quits.
  */
+import { takeWebFlag, webSettingsOf } from './web-flag.js';
+import type { WebSettings } from '../app/web-view.js';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -146,6 +148,8 @@ export interface MuxSetup {
   greeting?: Promise<string | null>;
   /** Members' worktrees (layout `worktrees:`): their panes start there, after setup. */
   worktrees?: Map<string, PreparedWorktree>;
+  /** The web view's settings (the layout's, or --web); null: off. */
+  web?: WebSettings | null;
 }
 
 /** Build the multiplexer for a team. */
@@ -164,6 +168,7 @@ export function muxFor(s: MuxSetup): Multiplexer {
   if (s.boot) store.log.info(s.boot.note);
   return new Multiplexer({
     ...(s.boot ? { onScreenUp: s.boot.up } : {}),
+    web: s.web ?? null,
     store, host: s.host, team: layout.name, lead: layout.lead.name,
     layout: layout.layout.name as LayoutName, mainSize: mainSizeOf(layout), sidebar: layout.sidebar, attention: layout.attention,
     keys: s.keys, shutdownTimeoutMs: layout.shutdownTimeout * 1000, scrollback: layout.scrollback,
@@ -263,9 +268,10 @@ async function initForStart(teamDir: string, spec: TeamSpec, remote: RemoteTeam 
 
 export const startVerb: Verb = {
   name: 'start',
-  usage: ['start LAYOUT.yaml [--backend pty|tmux] [--fresh | --resume]'],
-  examples: ['teamux start examples/demo/team.yaml', 'teamux start layouts/tmux.yaml --backend tmux', 'teamux start examples/demo/team.yaml --fresh   # archive the earlier run, begin anew'],
-  async run(ctx, argv) {
+  usage: ['start LAYOUT.yaml [--backend pty|tmux] [--fresh | --resume] [--web[=PORT]]'],
+  examples: ['teamux start examples/demo/team.yaml', 'teamux start layouts/tmux.yaml --backend tmux', 'teamux start examples/demo/team.yaml --fresh   # archive the earlier run, begin anew', 'teamux start examples/demo/team.yaml --web   # and C-a W for the link'],
+  async run(ctx, allArgv) {
+    const { argv, web } = takeWebFlag(allArgv);
     const { values, positionals } = parse(argv, { backend: { type: 'string' }, fresh: { type: 'boolean', default: false }, resume: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } }, this.usage[0]!);
     const wish = resumeWish(values);
     const file = path.resolve(ctx.cwd, onePositional(positionals, 'layout file', this.usage[0]!));
@@ -362,7 +368,7 @@ export const startVerb: Verb = {
       startupMark('set up');
       // With tmux, a native lead's stand-in is served beside the session, so it outlives this screen.
       if (backend === 'tmux' && isNativeLead(layout.lead)) await (await import('./tmux-bridge.js')).startTmuxBridge(teamDir, path.join(BIN_DIR, 'teamux'), nativeBridgeSpec(layout, store, extraEnv, (await import('./tmux-backend.js')).tmuxSocket(ctx.env)));
-      const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv, boot: ctx.boot, greeting: taken.greeting(), worktrees });
+      const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv, boot: ctx.boot, greeting: taken.greeting(), worktrees, web: webSettingsOf(layout, web) });
       trust.seePanes(() => mux.panes);
       const code = await mux.run();
       await retireRunWorktrees(store, ctx.env);

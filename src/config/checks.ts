@@ -155,6 +155,13 @@ export function layoutWarnings(layout: Layout): Problem[] {
       message: 'plan_approver: lead needs an agent lead: a command lead cannot sign plan decisions, so no plan could be approved (use plan_approver: human)',
     });
   }
+  if (layout.web && !/^(127\.|localhost$|::1$)/.test(layout.web.listen)) {
+    warnings.push({
+      path: ['web', 'listen'],
+      at: 'value',
+      message: `the web view listens on ${layout.web.listen}, so anyone who can reach this machine can try its token${layout.web.tls ? '' : ', and without tls: the token and answers cross the network in the clear'}`,
+    });
+  }
   for (const { member, at } of membersOf<Member>(layout.lead, layout.teammates)) {
     if (member.command === undefined) continue;
     // plan_required is kept for command members too: a script can follow the gate through

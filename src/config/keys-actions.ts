@@ -31,6 +31,7 @@ export const KEY_ACTIONS = [
   'restart',
   'toggle_sidebar',
   'help',
+  'web_link',
   'quit',
   'detach',
   'send_prefix',

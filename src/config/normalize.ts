@@ -92,7 +92,9 @@ export interface NormalizedLayout {
   /** Width in cells or percent of the terminal, clamped to minWidth..maxWidth; hidden below hideBelow columns. */
   sidebar: { position: 'left' | 'right'; width: { cells: number } | { percent: number }; minWidth: number; maxWidth: number; hideBelow: number; sections: SidebarSection[]; hidden: boolean };
   /** Bell, terminal title and notify command when a request starts waiting. */
-  attention: { bell: boolean; title: boolean; notify: string[] | null };
+  attention: { bell: boolean; title: boolean; notify: string[] | null; webhook: { url: string; topic: string | null } | null };
+  /** The web view; null: off unless --web. TLS files are absolute. */
+  web: { port: number; listen: string; tls: { cert: string; key: string } | null } | null;
   keys: { prefix: string; bindings: Partial<Record<KeyAction, string>> };
   /** Seconds. */
   shutdownTimeout: number;
@@ -222,7 +224,11 @@ export function normalizeLayout(layout: Layout, ctx: NormalizeContext): Normaliz
       sections: [...layout.sidebar.sections],
       hidden: layout.sidebar.hidden,
     },
-    attention: { bell: layout.attention.bell, title: layout.attention.title, notify: layout.attention.notify ? [...layout.attention.notify] : null },
+    attention: {
+      bell: layout.attention.bell, title: layout.attention.title, notify: layout.attention.notify ? [...layout.attention.notify] : null,
+      webhook: layout.attention.webhook === undefined ? null : typeof layout.attention.webhook === 'string' ? { url: layout.attention.webhook, topic: null } : { url: layout.attention.webhook.url, topic: layout.attention.webhook.topic ?? null },
+    },
+    web: layout.web ? { port: layout.web.port, listen: layout.web.listen, tls: layout.web.tls ? { cert: resolvePath(layout.web.tls.cert, ctx.baseDir, ctx.home), key: resolvePath(layout.web.tls.key, ctx.baseDir, ctx.home) } : null } : null,
     keys: { prefix: layout.keys.prefix, bindings: { ...layout.keys.bindings } },
     shutdownTimeout: layout.shutdown_timeout,
     scrollback: layout.scrollback,

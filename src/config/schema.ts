@@ -103,8 +103,30 @@ const Attention = z.strictObject({
     .array(z.string().min(1))
     .min(1)
     .optional()
-    .meta({ description: 'A command run (no shell) with the request summary as its last argument, e.g. [notify-send, teamux].' }),
+    .meta({ description: 'A command run (no shell) with the request summary (and the web view link, when it is on) as its last argument, e.g. [notify-send, teamux].' }),
+  webhook: z
+    .union([
+      z.url({ protocol: /^https?$/ }),
+      z.strictObject({ url: z.url({ protocol: /^https?$/ }), topic: z.string().min(1).optional() }),
+    ])
+    .optional()
+    .meta({ description: 'POST a JSON notice (title, message, click link) here when a request starts waiting; with topic: ntfy\'s JSON form (url is the ntfy server).' }),
 });
+
+/** The web view the screen serves (off unless given, or --web on start / attach). */
+const Web = z
+  .strictObject({
+    port: z.number().int().min(1).max(65535).default(7777).meta({ description: 'TCP port of the web view.' }),
+    listen: z.string().min(1).default('127.0.0.1').meta({ description: 'Address to listen on; anything but loopback reaches beyond this machine (validate warns).' }),
+    tls: z
+      .strictObject({
+        cert: z.string().min(1).meta({ description: "PEM certificate file (relative to the layout file's folder)." }),
+        key: z.string().min(1).meta({ description: "PEM private key file (relative to the layout file's folder)." }),
+      })
+      .optional()
+      .meta({ description: 'Serve https with this certificate: for use beyond localhost.' }),
+  })
+  .meta({ description: 'A web view of the team (board, traffic, requests to answer), served by the screen and protected by a token shown on it (C-a W).' });
 
 const Bindings = z
   .partialRecord(z.enum(KEY_ACTIONS), KeyName, {
@@ -298,6 +320,7 @@ export const LayoutSchema = z
     layout: PaneLayout.default('main-vertical'),
     sidebar: Sidebar.prefault({}),
     attention: Attention.prefault({}),
+    web: Web.optional(),
     keys: Keys.prefault({}),
     shutdown_timeout: z.number().positive().max(3600).default(10).meta({ description: 'Seconds to wait for a clean shutdown.' }),
     scrollback: z.number().int().min(0).max(100_000).default(5000).meta({ description: 'Lines of scrollback each pane keeps (memory grows with width x lines).' }),

@@ -7,7 +7,7 @@
  */
 import type { KeyAction } from '../config/keys-actions.js';
 import {
-  approve, broadcast, detach, focusNext, focusNumber, focusPrev, help, quit, readRequest, reject, restart, scrollback, selectRequest,
+  approve, broadcast, detach, webLink, focusNext, focusNumber, focusPrev, help, quit, readRequest, reject, restart, scrollback, selectRequest,
   sendPrefix, shutdownAll, shutdownFocused, toggleSidebar, zoom,
 } from './commands.js';
 import type { MuxState } from './state.js';
@@ -60,6 +60,7 @@ const TABLE = {
   detach: { help: 'detach (tmux backend only)', defaultKeys: ['d'], run: detach },
   quit: { help: 'quit (press again to force)', defaultKeys: ['q'], run: quit },
   help: { help: 'this list of keys', defaultKeys: ['?'], run: help },
+  web_link: { help: 'web view link and QR code', defaultKeys: ['W'], run: webLink },
   send_prefix: { help: 'send the prefix to the pane', defaultKeys: 'prefix', run: sendPrefix },
 } satisfies Record<KeyAction, ActionEntry>;
 

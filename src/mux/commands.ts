@@ -141,6 +141,11 @@ export function help(s: MuxState): Step {
   return [{ ...s, help: true }, [{ kind: 'repaint' }]];
 }
 
+/** Show the web view's link and QR code (the runner knows whether it is on). */
+export function webLink(s: MuxState): Step {
+  return [s, [{ kind: 'web-link' }]];
+}
+
 /** Let go of the terminal; under tmux the members keep running. */
 export function detach(s: MuxState): Step {
   if (s.cfg.hostKind !== 'tmux') return say(s, 'detach needs the tmux backend (backend: tmux in the layout, or --backend tmux)');

@@ -63,6 +63,8 @@ export type MuxEvent =
    */
   | { kind: 'answered'; request: string; approve: boolean; text: string }
   | { kind: 'status-expired'; serial: number }
+  /** Show a box of text (and a QR code) over the screen until the next key. */
+  | { kind: 'show-panel'; title: string; lines: readonly string[]; qr: readonly string[] }
   /** The outer terminal went away (SIGHUP, SIGTERM, end of input). */
   | { kind: 'hangup' };
 
@@ -108,7 +110,9 @@ export type Effect =
   | { kind: 'timer'; name: 'status'; ms: number; event: MuxEvent }
   | { kind: 'log'; text: string }
   /** Bell, terminal title and notify command for requests that started waiting. */
-  | { kind: 'attention' };
+  | { kind: 'attention' }
+  /** Show the web view's link (and QR code) in a panel, or say that the web view is off. */
+  | { kind: 'web-link' };
 
 /** The reducer's answer: the next state and what to do. */
 export type Step<S> = readonly [S, readonly Effect[]];

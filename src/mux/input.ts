@@ -25,9 +25,9 @@ const NO_FACTS: TermFacts = { rows: 24, applicationCursorKeys: false, bracketedP
 
 /** One input token. */
 export function inputStep(s: MuxState, tok: InputToken, terms: Readonly<Record<string, TermFacts>>, readerRows = 0): Step {
-  if (s.help) {
+  if (s.help || s.panel) {
     if (tok.kind === 'mouse' && tok.release) return same(s);
-    return [{ ...s, help: false }, [{ kind: 'repaint' }]];
+    return [{ ...s, help: false, panel: null }, [{ kind: 'repaint' }]];
   }
   if (s.reader && !s.prompt) {
     if (tok.kind === 'mouse') return (tok.code & 64) !== 0 ? readerScroll(s, (tok.code & 1) === 0 ? -3 : 3, readerRows) : same(s);
@@ -73,7 +73,7 @@ export function inputStep(s: MuxState, tok: InputToken, terms: Readonly<Record<s
  * (test/mux/plain-keys.test.ts holds the two to the same answer).
  */
 export function plainKeyTarget(s: MuxState, key: string): string | null {
-  if (s.finished || s.help || s.reader || s.prompt || s.mode !== 'attach' || key === s.cfg.keys.prefixBytes) return null;
+  if (s.finished || s.help || s.panel || s.reader || s.prompt || s.mode !== 'attach' || key === s.cfg.keys.prefixBytes) return null;
   const pane = focusedPane(s);
   return pane && !pane.scrollMode && pane.life !== 'exited' ? pane.id : null;
 }

@@ -63,6 +63,8 @@ export function reduce(s: MuxState, e: MuxEvent): Step {
       return finish(s, 0, true);
     case 'say':
       return say(s, e.text);
+    case 'show-panel':
+      return [{ ...s, panel: { title: e.title, lines: e.lines, qr: e.qr }, help: false }, [{ kind: 'repaint' }]];
     case 'answered': {
       const requests = s.snapshot.requests.map((r) => (r.id === e.request && r.status === 'pending' ? { ...r, status: e.approve ? 'approved' as const : 'rejected' as const } : r));
       const [next, fx] = teamChanged(s, { ...s.snapshot, requests });

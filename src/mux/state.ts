@@ -99,6 +99,8 @@ export interface MuxState {
   readonly mode: KeyMode;
   readonly prompt: { edit: PromptState; purpose: PromptPurpose } | null;
   readonly help: boolean;
+  /** A box of text over the screen (the web view's link and QR code), closed by any key. */
+  readonly panel: { title: string; lines: readonly string[]; qr: readonly string[] } | null;
   /** The request open in the reader and how far it is scrolled. */
   readonly reader: { id: string; top: number } | null;
   readonly message: { text: string; serial: number } | null;
@@ -114,7 +116,7 @@ export interface MuxState {
 export function initialState(cfg: MuxConfig, snapshot: SidebarData, cols = 80, rows = 24): MuxState {
   return {
     cfg, cols, rows, panes: [], nextNumber: 1, focused: 0, zoomed: null, sidebarShown: null,
-    snapshot, selectedRequest: null, notices: new Map(), mode: 'attach', prompt: null, help: false, reader: null, message: null, serial: 0,
+    snapshot, selectedRequest: null, notices: new Map(), mode: 'attach', prompt: null, help: false, panel: null, reader: null, message: null, serial: 0,
     quitting: 'no', shutdowns: [], finished: false,
   };
 }

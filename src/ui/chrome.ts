@@ -139,3 +139,28 @@ export function helpBox(prefix: string, entries: readonly HelpEntry[], maxWidth:
   rows.push(...body, footer, [{ text: '└' + '─'.repeat(inner) + '┘', attr: BOX }]);
   return rows.slice(0, Math.max(0, maxHeight));
 }
+
+/**
+ * A panel: a bordered box with a title, lines of text (cut to fit) and a QR code drawn dark on light
+ * below them, at most `maxWidth` x `maxHeight` cells. A QR code that does not fit whole is left out
+ * with a line saying so (a cut one would not scan).
+ */
+export function panelBox(title: string, lines: readonly string[], qr: readonly string[], maxWidth: number, maxHeight: number): Row[] {
+  const qrWidth = qr.reduce((w, l) => Math.max(w, textWidth(l)), 0);
+  const showQr = qr.length > 0 && qrWidth + 4 <= maxWidth && lines.length + qr.length + 2 <= maxHeight;
+  const text = showQr || qr.length === 0 ? lines : [...lines, '(the QR code needs a larger terminal)'];
+  const inner = Math.max(10, Math.min(maxWidth - 2, Math.max(showQr ? qrWidth + 2 : 0, ...text.map((l) => textWidth(l) + 2))));
+  const line = (segs: Row): Row => {
+    const used = segs.reduce((w, s) => w + textWidth(s.text), 0);
+    return [{ text: '│', attr: BOX }, ...segs, { text: ' '.repeat(Math.max(0, inner - used)), attr: BOX_FILL }, { text: '│', attr: BOX }];
+  };
+  const head = fit(` ${title} `, inner);
+  const rows: Row[] = [[{ text: '┌', attr: BOX }, { text: head, attr: style(C.black, C.cyan, { bold: true }) }, { text: '─'.repeat(Math.max(0, inner - textWidth(head))), attr: BOX }, { text: '┐', attr: BOX }]];
+  for (const l of text) rows.push(line([{ text: ' ', attr: BOX_FILL }, { text: fit(l, inner - 1), attr: BOX_FILL }]));
+  if (showQr) {
+    const pad = Math.floor((inner - qrWidth) / 2);
+    for (const l of qr) rows.push(line([{ text: ' '.repeat(pad), attr: BOX_FILL }, { text: l, attr: style(C.black, C.brightWhite) }]));
+  }
+  rows.push([{ text: `└${'─'.repeat(inner)}┘`, attr: BOX }]);
+  return rows.slice(0, Math.max(2, maxHeight));
+}

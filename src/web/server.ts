@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import type { Activity } from '../protocol/activity.js';
 import type { ProtocolRequest, TeamEvent } from '../protocol/types.js';
 import { waitsForOperator } from '../protocol/operator.js';
-import type { SidebarData } from '../ui/sidebar.js';
+import type { SidebarData } from '../mux/sidebar-data.js';
 import { SCRIPT, STYLESHEET } from './assets.js';
 import { WebAuth } from './auth.js';
 import { html, type Html } from './html.js';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { memberActivity, type Activity } from '../protocol/activity.js';
 import { formatTokens, formatUsd } from '../protocol/pricing.js';
 import type { ProtocolRequest, TeamEvent } from '../protocol/types.js';
-import type { SidebarData } from '../ui/sidebar.js';
+import type { SidebarData } from '../mux/sidebar-data.js';
 
 /** The team as a page is rendered from it. */
 export interface WebData {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildTimeline } from '../../src/protocol/timeline.js';
 import type { ProtocolRequest, Task } from '../../src/protocol/types.js';
-import type { SidebarData } from '../../src/ui/sidebar.js';
+import type { SidebarData } from '../../src/mux/sidebar-data.js';
 import { esc, html } from '../../src/web/html.js';
 import { boardBody, eventsBody, timelineBody, trafficBody } from '../../src/web/lists.js';
 import { markdownHtml } from '../../src/web/markdown.js';
