@@ -1,5 +1,5 @@
 // The layering is enforced by a test, not by hope: protocol → config → store/host → vt/ops → keys → mux (the
-// multiplexer's reducer and its model: layout maths, the sidebar's data) → ui (renders mux types) →
+// multiplexer's reducer and its model: layout maths, the sidebar's data) → ui (renders mux types) → web (the web view: pages over the same model, its server) →
 // agent/demo/mcp → app → agents (one folder per agent CLI, plugged into the screen) → cli. A file may import
 // its own layer and lower ones only; store, protocol, config and vt import no UI, pty or watcher package
 // (the team folder's one chokidar watch lives in store, as only store reads the folder); blessed is imported
@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from './helpers/team.js';
 
-const RANK: Record<string, number> = { protocol: 0, config: 1, store: 2, host: 2, vt: 3, ops: 3, keys: 4, mux: 4.2, ui: 4.5, agent: 5, demo: 5, mcp: 5, app: 7, agents: 7.5, cli: 8 };
+const RANK: Record<string, number> = { protocol: 0, config: 1, store: 2, host: 2, vt: 3, ops: 3, keys: 4, mux: 4.2, ui: 4.5, web: 4.7, agent: 5, demo: 5, mcp: 5, app: 7, agents: 7.5, cli: 8 };
 /** The screen's core still starts Claude Code's parts itself; these go when they plug in through the screen's port (issue 25). */
 const UNTIL_THE_PORT = new Set(['app/multiplexer.ts imports ../agents/claude/wake.js', 'app/multiplexer.ts imports ../agents/claude/native-teams.js', 'app/multiplexer.ts imports ../agents/claude/tmux-teammates.js', 'app/mux-options.ts imports ../agents/claude/native-teams.js']);
 const PURE = new Set(['protocol', 'config', 'store', 'vt']);
