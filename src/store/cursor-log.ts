@@ -11,7 +11,7 @@
  * record before it — messages are handed out again (and de-duplicated where their ids survived), never
  * skipped. A line that does not parse is skipped. A cursor written before the log (one pretty-printed
  * JSON object) is read as it is and replaced by a snapshot on its next move. The Stop hook's fast paths
- * (src/agents/claude/stop-fast.cts, the Perl form in stop-perl.ts) read the same records with a pattern:
+ * (its CommonJS entry and its Perl form) read the same records with one pattern, unread-peek.ts's:
  * `{"seq":S,"offset":O` (then optionally `"sealed":{"seq":S,"offset":O}`) always opens a record.
  */
 import type { Cursor } from './inbox.js';

@@ -9,6 +9,7 @@
 import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { ensureDir } from './fsx.js';
+import { segmentName } from './unread-peek.js';
 
 /** How one log is cut into segments. */
 export interface SegmentSpec {
@@ -32,7 +33,7 @@ function parts(file: string): [string, string] {
 /** The path of sealed segment `seq` of a log. */
 export function segmentPath(spec: Pick<SegmentSpec, 'file' | 'dir'>, seq: number): string {
   const [stem, ext] = parts(spec.file);
-  return path.join(spec.dir, `${stem}.${String(seq).padStart(6, '0')}${ext}`);
+  return path.join(spec.dir, segmentName(stem, seq, ext));
 }
 
 /** The seqs of a log's sealed segments, lowest first (empty when there are none). */

@@ -2,7 +2,7 @@
  * The Stop hook's fast path (and PreToolUse's, when there is no Perl), and their own entry: every idle Claude Code turn runs it, so it is one
  * CommonJS file (dist/agents/claude/stop-fast.cjs, no ES module graph to load) that requires nothing but
  * node:fs, node:path and node:child_process (no zod, no store): scripts/bundle.mjs bundles into it
- * the rule modules it imports (the plan gate's allowlist, tool-gate.ts), which import nothing. Claude Code's Stop hook runs it
+ * the rule modules it imports (the plan gate's allowlist, tool-gate.ts; "nothing unread", store/unread-peek.ts), which import nothing but node:fs and node:path. Claude Code's Stop hook runs it
  * directly (`node dist/agents/claude/stop-fast.cjs hook Stop --as NAME --team-dir DIR`, see launch.ts);
  * bin/teamux also tries it first for `teamux hook Stop`.
  * When the member's inbox has nothing past its cursor, it answers at once (no output: Claude stops)
@@ -12,9 +12,12 @@
  * entry, it then loads the CLI (dist/cli/main.js) with the stdin it already read.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { nothingUnread } from '../../store/unread-peek.js';
 import { claudeToolGated } from './tool-gate.js';
+
+export { nothingUnread };
 
 /** The stdin the fast path already read, for the full hook when it falls back (read it as a property of the module: it is set late). */
 export let preReadStdin: string | undefined;
@@ -23,55 +26,6 @@ export let preReadStdin: string | undefined;
 export const TEAMUX_BIN = path.join(__dirname, '..', '..', '..', 'bin', 'teamux');
 
 const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
-
-/** A file's size, or -1 when it is missing. */
-function sizeOf(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return -1;
-  }
-}
-
-/**
- * A whole record of a cursor log (store/cursor-log.ts), position first; the ids are held to plain
- * strings so that a line this matches is always one the store reads too. The Perl form uses the same pattern.
- */
-const CURSOR_RECORD = /^\{"seq":(\d+),"offset":(\d+)(?:,"sealed":\{"seq":(\d+),"offset":(\d+)\})?,"(?:add|seen)":\[(?:"[^"\\\n]*"(?:,"[^"\\\n]*")*)?\]\}$/gm;
-
-/**
- * True when `member`'s own cursor has every byte of its inbox behind it: the cursor's segment is the
- * active file (no sealed segment has its seq), the segment sealed last has nothing past what was read
- * of it, and the active file is no longer than the cursor's offset. Any doubt (an old-format cursor
- * with segments, a cursor that does not read) is false: the full hook decides.
- */
-export function nothingUnread(dir: string, member: string): boolean {
-  const inboxes = path.join(dir, 'inboxes');
-  let text = '';
-  try {
-    text = readFileSync(path.join(inboxes, `${member}.cursor.${member}.json`), 'utf8');
-  } catch {
-    // No cursor: nothing read yet.
-  }
-  let seq = 1;
-  let offset = 0;
-  let sealed: [number, number] | null = null;
-  if (text.startsWith('{\n')) {
-    // A cursor from before the log: the full hook reads one that names segments.
-    if (/"(?:seq|sealed)"/.test(text)) return false;
-    offset = Number(/"offset"\s*:\s*(\d+)/.exec(text)?.[1] ?? 0);
-  } else {
-    for (const m of text.matchAll(CURSOR_RECORD)) {
-      seq = Number(m[1]);
-      offset = Number(m[2]);
-      sealed = m[3] === undefined ? null : [Number(m[3]), Number(m[4])];
-    }
-  }
-  const segment = (n: number): string => path.join(dir, 'segments', 'inboxes', `${member}.${String(n).padStart(6, '0')}.jsonl`);
-  if (sizeOf(segment(seq)) >= 0) return false;
-  if (sealed && sizeOf(segment(sealed[0])) > sealed[1]) return false;
-  return Math.max(0, sizeOf(path.join(inboxes, `${member}.jsonl`))) <= offset;
-}
 
 function isMember(dir: string, member: string): boolean {
   try {

@@ -8,6 +8,15 @@
  * Pure text.
  */
 
+import { CURSOR_RECORD, SEGMENT_DIGITS } from '../../store/unread-peek.js';
+
+/** The cursor record pattern as a Perl regex body: JavaScript's source, which means the same there (see unread-peek.ts). */
+function perlCursorPattern(): string {
+  const source = CURSOR_RECORD.source;
+  if (/[/@]/.test(source) || source.indexOf('$') !== source.length - 1) throw new Error(`CURSOR_RECORD cannot be written into Perl as it is: ${source}`);
+  return source;
+}
+
 const perlString = (s: string): string => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** The script; `node` runs `entry` (dist/agents/claude/stop-fast.cjs) as the fallback and `teamuxBin` for the bookkeeping. */
@@ -54,8 +63,8 @@ sub slurp { my $f = shift; open(my $h, '<', $f) or return ''; local $/; my $t = 
 my $team = slurp("$dir/team.json");
 my $at = index($team, '"members"');
 full() unless $at >= 0 && substr($team, $at) =~ /(?<!\\\\)"name"\\s*:\\s*"\\Q$member\\E"/;
-# The member's own cursor: the last whole record of its log (src/store/cursor-log.ts; the same
-# pattern as stop-fast.cts), or a cursor from before the log (one naming segments goes to node).
+# The member's own cursor: the last whole record of its log (src/store/cursor-log.ts; the pattern
+# of src/store/unread-peek.ts), or a cursor from before the log (one naming segments goes to node).
 my $cursor = slurp("$dir/inboxes/$member.cursor.$member.json");
 my ($seq, $offset, $sseq, $soff) = (1, 0, undef, undef);
 if ($cursor =~ /\\A\\{\\n/) {
@@ -63,15 +72,15 @@ if ($cursor =~ /\\A\\{\\n/) {
   ($offset) = $cursor =~ /"offset"\\s*:\\s*(\\d+)/;
   $offset = 0 unless defined $offset;
 } else {
-  while ($cursor =~ /^\\{"seq":(\\d+),"offset":(\\d+)(?:,"sealed":\\{"seq":(\\d+),"offset":(\\d+)\\})?,"(?:add|seen)":\\[(?:"[^"\\\\\\n]*"(?:,"[^"\\\\\\n]*")*)?\\]\\}$/mg) {
+  while ($cursor =~ /${perlCursorPattern()}/mg) {
     ($seq, $offset, $sseq, $soff) = ($1, $2, $3, $4);
   }
 }
 # Bytes past the cursor may be a message: the full hook hands it over. That includes a cursor whose
 # segment was sealed since, and lines that reached the segment sealed last after it was read.
 my $segs = "$dir/segments/inboxes/$member";
-full() if -e sprintf('%s.%06d.jsonl', $segs, $seq);
-full() if defined $sseq && (-s sprintf('%s.%06d.jsonl', $segs, $sseq) || 0) > $soff;
+full() if -e sprintf('%s.%0${SEGMENT_DIGITS}d.jsonl', $segs, $seq);
+full() if defined $sseq && (-s sprintf('%s.%0${SEGMENT_DIGITS}d.jsonl', $segs, $sseq) || 0) > $soff;
 my $size = -s "$dir/inboxes/$member.jsonl";
 $size = 0 unless defined $size;
 full() if $size > $offset;

@@ -14,9 +14,9 @@ import { tmuxShimScript } from '../../../src/agents/claude/launch.js';
 import { writeTmuxShim } from '../../../src/store/claude-teams.js';
 import { makeTeam, REPO } from '../../helpers/team.js';
 import { PtyPanes, writeRelay } from './pty-panes.js';
+import { PERL } from '../../helpers/hook-shell.js';
 
 const NODE_CLIENT = path.join(REPO, 'dist', 'agents', 'claude', 'tmux-shim', 'client.js');
-const PERL = '/usr/bin/perl';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -46,7 +46,7 @@ async function setup(perl: boolean) {
 }
 
 describe.each([['perl', true], ['node', false]] as const)('the stand-in checks who calls it (%s client)', (_name, perl) => {
-  it.skipIf(perl && !existsSync(PERL))('caller-gate.a-teammate-pane-cannot-act-as-the-lead-and-the-lead-can', async () => {
+  it.skipIf(perl && !PERL)('caller-gate.a-teammate-pane-cannot-act-as-the-lead-and-the-lead-can', async () => {
     const { control, log, tmux, relay, team } = await setup(perl);
     // The lead's own process opens a "teammate" pane (sh -c 'cd … && node relay', like Claude Code's
     // teammate command) and a victim pane.
@@ -100,7 +100,7 @@ describe.each([['perl', true], ['node', false]] as const)('the stand-in checks w
 });
 
 describe('a caller outside every pane', () => {
-  it.skipIf(!existsSync(PERL))('caller-gate.a-process-outside-the-panes-may-query-but-not-change', async () => {
+  it.skipIf(!PERL)('caller-gate.a-process-outside-the-panes-may-query-but-not-change', async () => {
     const { shim, team, control } = await setup(true);
     const { execFile } = await import('node:child_process');
     const run = (argv: string[]) => new Promise<{ code: number; out: string; err: string }>((resolve) => {

@@ -4,7 +4,7 @@
 // its own MCP config and names the pane after it, an unknown command is an error in the caller's
 // stderr and in teamux.log, and a stand-in outside a running teamux says so and exits 1 at once.
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TmuxBridge } from '../../../src/agents/claude/tmux-bridge.js';
@@ -13,6 +13,7 @@ import { tmuxShimScript } from '../../../src/agents/claude/launch.js';
 import { writeTmuxShim } from '../../../src/store/claude-teams.js';
 import { makeTeam, REPO } from '../../helpers/team.js';
 import { MemoryPanes } from './memory-panes.js';
+import { PERL } from '../../helpers/hook-shell.js';
 
 const NODE_CLIENT = path.join(REPO, 'dist', 'agents', 'claude', 'tmux-shim', 'client.js');
 
@@ -40,15 +41,15 @@ async function setup(perl: boolean) {
   const bridge = new TmuxBridge({ socket, store: team.store, control, lead, planRequired: true, session: 'test' });
   await bridge.listen();
   cleanups.push(() => bridge.dispose());
-  const shim = await writeTmuxShim(team.store.paths, tmuxShimScript(process.execPath, NODE_CLIENT, perl ? '/usr/bin/perl' : null));
+  const shim = await writeTmuxShim(team.store.paths, tmuxShimScript(process.execPath, NODE_CLIENT, perl ? PERL : null));
   const env = { TMUX: `${socket},${process.pid},0`, TMUX_PANE: '%0', TEAMUX_TEAM_DIR: team.dir };
   return { team, control, shim, env, socket };
 }
 
 describe.each([['perl', true], ['node', false]] as const)('tmux stand-in over the socket (%s client)', (_name, perl) => {
-  it.skipIf(perl && !existsSync('/usr/bin/perl'))('tmux-bridge.answers-splits-respawns-a-teammate-and-refuses-unknown-commands', async () => {
+  it.skipIf(perl && !PERL)('tmux-bridge.answers-splits-respawns-a-teammate-and-refuses-unknown-commands', async () => {
     const { team, control, shim, env, socket } = await setup(perl);
-    expect(readFileSync(shim, 'utf8').split('\n')[0]).toBe(perl ? '#!/usr/bin/perl' : '#!/bin/sh');
+    expect(readFileSync(shim, 'utf8').split('\n')[0]).toBe(perl ? `#!${PERL}` : '#!/bin/sh');
     expect(await run(shim, ['show', '-gv', 'focus-events'], env)).toMatchObject({ code: 0, out: 'off\n', err: '' });
     expect(await run(shim, ['-S', socket, 'display-message', '-t', '%0', '-p', '#{window_id} #{pane_id} ünï'], env)).toMatchObject({ code: 0, out: '@0 %0 ünï\n' });
     const split = await run(shim, ['-S', socket, 'split-window', '-d', '-t', '%0', '-h', '-l', '70%', '-P', '-F', '#{pane_id}', '--', 'cat'], env);
@@ -83,7 +84,7 @@ describe.each([['perl', true], ['node', false]] as const)('tmux stand-in over th
     expect((await team.store.config()).members.find((m) => m.name === 'amy')?.status).toBe('exited');
   }, 60_000);
 
-  it.skipIf(perl && !existsSync('/usr/bin/perl'))('tmux-bridge.outside-a-running-teamux-is-a-clear-error', async () => {
+  it.skipIf(perl && !PERL)('tmux-bridge.outside-a-running-teamux-is-a-clear-error', async () => {
     const { team, shim, socket, env } = await setup(perl);
     const none = await run(shim, ['list-panes'], { TEAMUX_TEAM_DIR: team.dir });
     expect(none.code).toBe(1);
