@@ -309,7 +309,8 @@ export class Multiplexer {
       case 'spawn': return this.spawn(fx.pane, fx.launch);
       case 'restart':
         if (!pane) return;
-        pane.term.write('\r\n\x1b[0m[teamux: restarting]\r\n');
+        pane.freshNext = fx.fresh === true;
+        pane.term.write(`\r\n\x1b[0m[teamux: restarting${fx.fresh ? ' with a fresh conversation' : ''}]\r\n`);
         return startPane(this.opts.store, this.opts.host, pane, this.dispatcher).then(() => this.dispatch({ kind: 'say', text: `restarted ${pane.name}` }));
       case 'dispose':
         pane?.dispose();
@@ -388,6 +389,7 @@ export class Multiplexer {
     const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, (cause, source) => this.requestFrame(cause, source), (p) => this.dispatch({ kind: 'pane-exit', pane: p.name, exitText: p.exitText(), code: p.exit?.exitCode ?? null }), this.clock);
     pane.endsOnApproval = m.cli === 'claude';
     pane.restartEnv = m.restartEnv ?? null;
+    pane.argsAtStart = m.argsAtStart ?? null;
     pane.speaksProtocol = m.speaksProtocol;
     pane.echoAhead = this.showEchoAhead;
     this.live.set(id, pane);

@@ -24,7 +24,7 @@ export async function startPane(store: TeamStore, host: PaneHost, pane: Pane, di
   }
   dispatch({ kind: 'pane-started', pane: pane.name, error: null });
   if (pane.pid) await store.memberStarted(pane.name, pane.pid);
-  store.log.info(`started ${pane.name} (pid ${pane.pid ?? '?'})`);
+  store.log.info(`started ${pane.name} (pid ${pane.pid ?? '?'})${pane.startNote ? `: ${pane.startNote}` : ''}`);
 }
 
 /** Record a member's exit in the team folder (a failure to record it is not the person's problem). */

@@ -15,6 +15,8 @@ import { isPlainAscii } from '../vt/width.js';
 import { paneAppearance } from '../ui/outer-query.js';
 import type { FrameCause } from './frames.js';
 import type { HoldableSource } from './read-pacing.js';
+import type { LaunchArgs } from '../mux/state.js';
+import { visible } from '../protocol/visible.js';
 
 /** Output this soon after a key is taken as its echo and drawn at once (ms). */
 export const ECHO_WINDOW_MS = 50;
@@ -64,6 +66,12 @@ export class Pane {
   echoAhead: ((pane: Pane, at: { x: number; y: number }, text: string) => void) | null = null;
   /** Environment merged over the spec's for each process after the first (a fresh enrolment token). */
   restartEnv: (() => Record<string, string>) | null = null;
+  /** The argv of each start (a CLI's resume of its recorded conversation); null: the spec's. */
+  argsAtStart: ((fresh: boolean) => Promise<LaunchArgs>) | null = null;
+  /** The next start begins a fresh conversation (C-a F), not the recorded one. */
+  freshNext = false;
+  /** What argsAtStart said about the last start (logged by whoever started it). */
+  startNote: string | null = null;
   /** A process was started or adopted here before. */
   private hadProcess = false;
   // replies: a pty pane's emulator answers terminal queries (DA, DSR); under tmux, tmux already
@@ -123,7 +131,12 @@ export class Pane {
     this.exit = null;
     this.life = 'starting';
     const env = this.hadProcess && this.restartEnv ? { ...this.spec.env, ...this.restartEnv() } : this.spec.env;
-    const proc = await host.spawn({ ...this.spec, env, cols: this.term.cols, rows: this.term.rows });
+    const fresh = this.freshNext;
+    this.freshNext = false;
+    const at = this.argsAtStart ? await this.argsAtStart(fresh) : null;
+    this.startNote = at?.note ?? null;
+    if (at?.note) this.term.write(`\r\n\x1b[0m[teamux: ${visible(at.note)}]\r\n`);
+    const proc = await host.spawn({ ...this.spec, ...(at ? { args: at.args } : {}), env, cols: this.term.cols, rows: this.term.rows });
     this.attach(proc);
   }
 

@@ -115,7 +115,7 @@ function demoScriptDir(layout: NormalizedLayout, layoutFile: string): string {
 
 /** What a native lead's bridge process is started with (tmux backend): the lead as this screen launches it. */
 export function nativeBridgeSpec(layout: NormalizedLayout, store: TeamStore, extraEnv: Record<string, string>, tmuxSocket: string): BridgeSpec {
-  const { restartEnv: _again, ...lead } = launchOf(layout.lead, layout, store.dir, extraEnv);
+  const { restartEnv: _again, argsAtStart: _resume, ...lead } = launchOf(layout.lead, layout, store.dir, extraEnv);
   return { lead, planRequired: layout.lead.claude!.nativeTeams!.planRequired, socket: tmuxShimPlace(store.paths).socket, tmuxSocket, team: layout.name, teamuxBin: path.join(BIN_DIR, 'teamux') };
 }
 

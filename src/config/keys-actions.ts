@@ -29,6 +29,7 @@ export const KEY_ACTIONS = [
   'shutdown',
   'shutdown_all',
   'restart',
+  'restart_fresh',
   'toggle_sidebar',
   'help',
   'web_link',

@@ -7,7 +7,7 @@
  */
 import type { KeyAction } from '../config/keys-actions.js';
 import {
-  approve, broadcast, detach, webLink, focusNext, focusNumber, focusPrev, help, quit, readRequest, reject, restart, scrollback, selectRequest,
+  approve, broadcast, detach, webLink, focusNext, focusNumber, focusPrev, help, quit, readRequest, reject, restart, restartFresh, scrollback, selectRequest,
   sendPrefix, shutdownAll, shutdownFocused, toggleSidebar, zoom,
 } from './commands.js';
 import type { MuxState } from './state.js';
@@ -56,7 +56,8 @@ const TABLE = {
   broadcast: { help: 'broadcast to every inbox', defaultKeys: ['b'], run: broadcast },
   shutdown: { help: 'shut down the focused teammate', defaultKeys: ['s'], run: shutdownFocused },
   shutdown_all: { help: 'shut down every teammate', defaultKeys: ['S'], run: shutdownAll },
-  restart: { help: 'restart the exited pane', defaultKeys: ['R'], run: restart },
+  restart: { help: 'restart the exited pane (with its conversation)', defaultKeys: ['R'], run: restart },
+  restart_fresh: { help: 'restart the exited pane with a fresh conversation', defaultKeys: ['F'], run: restartFresh },
   detach: { help: 'detach (tmux backend only)', defaultKeys: ['d'], run: detach },
   quit: { help: 'quit (press again to force)', defaultKeys: ['q'], run: quit },
   help: { help: 'this list of keys', defaultKeys: ['?'], run: help },

@@ -129,11 +129,20 @@ export function shutdownAll(s: MuxState): Step {
 
 /** Start the focused pane's command again after it exited. */
 export function restart(s: MuxState): Step {
+  return restartWith(s, false);
+}
+
+/** Restart the focused exited pane with a fresh conversation instead of the one it recorded. */
+export function restartFresh(s: MuxState): Step {
+  return restartWith(s, true);
+}
+
+function restartWith(s: MuxState, fresh: boolean): Step {
   const pane = focusedPane(s);
   if (!pane) return same(s);
   if (pane.life !== 'exited') return say(s, `${pane.id} is still running; restart is for exited panes`);
   const panes = s.panes.map((p) => (p === pane ? { ...p, life: 'starting' as const, exitText: '', note: null } : p));
-  return [{ ...s, panes }, [{ kind: 'restart', pane: pane.id }]];
+  return [{ ...s, panes }, [{ kind: 'restart', pane: pane.id, ...(fresh ? { fresh } : {}) }]];
 }
 
 /** Open the help overlay. */

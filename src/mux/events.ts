@@ -73,7 +73,7 @@ export type Effect =
   /** Create the pane's emulator and start or adopt its process, then dispatch pane-started. */
   | { kind: 'spawn'; pane: string; launch: MemberLaunch }
   /** Start an exited pane's process again. */
-  | { kind: 'restart'; pane: string }
+  | { kind: 'restart'; pane: string; fresh?: boolean }
   | { kind: 'signal'; pane: string; signal: NodeJS.Signals }
   /** Release a pane's emulator and process handle. */
   | { kind: 'dispose'; pane: string }

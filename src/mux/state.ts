@@ -29,6 +29,17 @@ export interface MemberLaunch {
   cli?: 'claude';
   /** Merged over `env` each time the process is started again (the lead's fresh one-time enrolment token). */
   restartEnv?: () => Record<string, string>;
+  /**
+   * The argv for each start of the process, first or again: a CLI's own resume of the conversation it
+   * recorded (`claude --resume <session id>`), or `args` when there is none or `fresh` is asked for.
+   */
+  argsAtStart?: (fresh: boolean) => Promise<LaunchArgs>;
+}
+
+/** A start's argv, and what to tell the person about it (a resumed session, or why it could not be). */
+export interface LaunchArgs {
+  args: string[];
+  note: string | null;
 }
 
 /** A pane's process as the screen knows it. */

@@ -5,7 +5,7 @@
  * and cost, a spent budget) that its hooks write (the status line's Perl form too, src/agents/claude/hook-perl.ts,
  * under the same lock directory) and the pane title and roster read.
  */
-import { chmod } from 'node:fs/promises';
+import { chmod, lstat, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from '../protocol/zod.js';
 import { atomicWrite, ensureDir, parseJson, readText, writeJson } from './fsx.js';
@@ -120,4 +120,38 @@ export async function swapClaudeBudget(paths: TeamPaths, member: string, held: s
     if (before !== held) await writeJson(file, ClaudeActivity.parse({ state: 'starting', ...old, budget: held, at: new Date().toISOString() }));
     return before;
   });
+}
+
+/** A recorded Claude Code session that can be taken up, or why it cannot. */
+export type RecordedSession = { ok: true; sessionId: string } | { ok: false; why: string };
+
+/**
+ * The session a member's hooks recorded (SessionStart), if `claude --resume` can take it up: an id of
+ * Claude Code's shape, whose transcript is a regular file `<home>/.claude/projects/<folder>/<id>.jsonl`
+ * of JSON lines (a last line cut off by a crash aside). null: nothing recorded. The record is a file
+ * a teammate can write, so nothing in it is used unchecked (the id is the only thing passed on).
+ */
+export async function recordedSession(paths: TeamPaths, member: string, home: string, isId: RegExp): Promise<RecordedSession | null> {
+  const act = await readClaudeActivity(paths, member);
+  const id = act?.sessionId ?? null;
+  if (id === null) return null;
+  if (!isId.test(id)) return { ok: false, why: `the recorded session id ${JSON.stringify(id.slice(0, 60))} is not one Claude Code makes` };
+  const projects = path.join(home, '.claude', 'projects');
+  const file = act?.transcriptPath ?? '';
+  if (path.basename(file) !== `${id}.jsonl` || path.dirname(path.dirname(file)) !== projects) return { ok: false, why: `its transcript is not where Claude Code keeps session ${id} (under ${projects})` };
+  const st = await lstat(file).catch(() => null);
+  if (!st?.isFile()) return { ok: false, why: `its transcript ${file} is ${st ? 'not a regular file' : 'missing'}` };
+  const lines = (await readFile(file, 'utf8')).split('\n');
+  // The last line may be cut off by a crash; every other line must be a JSON object.
+  const bad = lines.slice(0, -1).findIndex((l) => {
+    try {
+      const v: unknown = JSON.parse(l);
+      return typeof v !== 'object' || v === null;
+    } catch {
+      return true;
+    }
+  });
+  if (bad >= 0) return { ok: false, why: `its transcript ${file} is damaged at line ${bad + 1}` };
+  if (lines.length < 2) return { ok: false, why: `its transcript ${file} holds no complete line` };
+  return { ok: true, sessionId: id };
 }

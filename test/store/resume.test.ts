@@ -8,6 +8,10 @@ import { earlierRun, resumedLine, startChoice } from '../../src/protocol/resume.
 import { readEarlierRun, resumeRun, unreadMessages } from '../../src/store/resume.js';
 import { makeTeam, waitFor } from '../helpers/team.js';
 import { pidAlive } from '../../src/store/liveness.js';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { CLAUDE_SESSION_ID } from '../../src/agents/claude/launch.js';
+import { recordedSession, updateClaudeActivity } from '../../src/store/claude.js';
 import { issueCertificate, leadSigner, newKeyPair } from '../../src/protocol/trust.js';
 
 const member = (name: string, status: 'working' | 'idle' | 'exited') => ({ name, status });
@@ -114,6 +118,39 @@ describe('resume: the team folder', () => {
       expect(toLead.at(-1)).toMatchObject({ from: 'amy', type: 'plan_approval_request', request_id: resumed.askedAgain[0]!.id });
       // Asked once: a second resume finds her current plan pending, not approved.
       expect((await resumeRun(store)).askedAgain).toEqual([]);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it('resume.a-recorded-claude-session-is-checked-before-it-is-resumed', async () => {
+    const t = await makeTeam(['amy']);
+    try {
+      const { store } = t;
+      const home = path.join(t.dir, 'home');
+      const id = '0f8e2b9a-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
+      const folder = path.join(home, '.claude', 'projects', '-work-x');
+      mkdirSync(folder, { recursive: true });
+      const file = path.join(folder, `${id}.jsonl`);
+      const check = () => recordedSession(store.paths, 'amy', home, CLAUDE_SESSION_ID);
+      expect(await check()).toBeNull();
+      const record = (sessionId: string, transcriptPath: string) => updateClaudeActivity(store.paths, 'amy', { sessionId, transcriptPath });
+      await record('$(rm -rf ~)', file);
+      expect(await check()).toMatchObject({ ok: false, why: expect.stringMatching(/is not one Claude Code makes/) });
+      await record(id, path.join(t.dir, `${id}.jsonl`));
+      expect(await check()).toMatchObject({ ok: false, why: expect.stringMatching(/is not where Claude Code keeps session/) });
+      await record(id, file);
+      expect(await check()).toMatchObject({ ok: false, why: expect.stringMatching(/is missing$/) });
+      writeFileSync(path.join(t.dir, 'elsewhere'), '{"type":"user"}\n');
+      symlinkSync(path.join(t.dir, 'elsewhere'), file);
+      expect(await check()).toMatchObject({ ok: false, why: expect.stringMatching(/is not a regular file$/) });
+      const { rmSync } = await import('node:fs');
+      rmSync(file);
+      writeFileSync(file, '{"type":"user"}\n[1,2\n{"type":"assistant"}\n');
+      expect(await check()).toMatchObject({ ok: false, why: expect.stringMatching(/is damaged at line 2$/) });
+      // A last line cut off by kill -9 is not damage.
+      writeFileSync(file, '{"type":"user"}\n{"type":"assistant","mess');
+      expect(await check()).toEqual({ ok: true, sessionId: id });
     } finally {
       await t.cleanup();
     }

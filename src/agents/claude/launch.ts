@@ -137,6 +137,18 @@ export function claudeArgs(opts: NormalizedClaude, files: { settings: string; mc
   return args;
 }
 
+/**
+ * The argv that takes up a recorded Claude Code session, put before everything else (the per-CLI
+ * resume hook: another CLI's member gets its own function of the same shape, given the id its hooks
+ * recorded). Claude Code 2.1.328 keeps the session id on --resume and appends to its transcript.
+ */
+export function claudeResumeArgs(sessionId: string): string[] {
+  return ['--resume', sessionId];
+}
+
+/** A session id as Claude Code makes them (a UUID); anything else in an activity record is not one. */
+export const CLAUDE_SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** The environment Claude Code runs with: the member's, teamux's, never the auto-updater, never tmux's. */
 export function claudeEnv(base: Record<string, string>, member: string, teamDir: string, demoUrl: string | undefined): Record<string, string> {
   const env: Record<string, string> = { ...base, TEAMUX_TEAM_DIR: teamDir, TEAMUX_MEMBER: member, DISABLE_AUTOUPDATER: '1' };

@@ -7,21 +7,22 @@
 import type { NormalizedLayout, NormalizedMember } from '../../config/index.js';
 import { CLAUDE_PROGRAM, findProgram } from '../../config/checks.js';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { defaultKickoff } from '../../agent/options.js';
 import { identityBlock, systemPrompt } from '../../agent/prompt.js';
-import { claudeArgs, claudeEnv, claudeMcpConfig, claudeSettings, demoClaudeJson, nativeTeamsEnv, stopHookEntry, tmuxShimScript, type ClaudeMemberContext, type TmuxShimPlace } from './launch.js';
+import { CLAUDE_SESSION_ID, claudeArgs, claudeEnv, claudeResumeArgs, claudeMcpConfig, claudeSettings, demoClaudeJson, nativeTeamsEnv, stopHookEntry, tmuxShimScript, type ClaudeMemberContext, type TmuxShimPlace } from './launch.js';
 import { perlStopScript } from './stop-perl.js';
 import { perlHookScript } from './hook-perl.js';
 import { shimSocketPath } from './tmux-shim/socket.js';
 import { ensureSocketFolder, writeTmuxShim } from '../../store/claude-teams.js';
 import type { Member, TeamConfig } from '../../protocol/types.js';
-import { claudeFilesOf, writeClaudeFiles, writeClaudeHookScript, writeClaudeStopScript } from '../../store/claude.js';
+import { claudeFilesOf, recordedSession, writeClaudeFiles, writeClaudeHookScript, writeClaudeStopScript } from '../../store/claude.js';
 import { TeamPaths } from '../../store/paths.js';
 import { planApproverOf } from '../../config/index.js';
 import type { TeamStore } from '../../store/team.js';
 import type { MemberLaunch } from '../../app/multiplexer.js';
+import type { LaunchArgs } from '../../mux/state.js';
 import { TEAMUX_BIN } from '../../mcp/config.js';
 
 /** The stand-in's node client, found from bin/teamux (this code also runs bundled, from another folder). */
@@ -66,7 +67,22 @@ export function claudeLaunchOf(m: NormalizedMember, layout: NormalizedLayout, te
   const args = claudeArgs(opts, files, systemPrompt(identityBlock(team, me, m.cwd, 'claude'), null));
   // The binary as validate found it on the member's PATH (a pane host does not search PATH itself).
   const found = findProgram(CLAUDE_PROGRAM, m.cwd, runEnv.PATH ?? '');
-  return { name: m.name, role: m.role, isLead: m.isLead, speaksProtocol: true, command: found.ok ? found.file : CLAUDE_PROGRAM, args, cwd: m.cwd, env: runEnv, cli: 'claude' };
+  const home = runEnv.HOME ?? homedir();
+  const argsAtStart = (fresh: boolean): Promise<LaunchArgs> => claudeArgsAtStart(new TeamPaths(teamDir), m.name, home, args, fresh);
+  return { name: m.name, role: m.role, isLead: m.isLead, speaksProtocol: true, command: found.ok ? found.file : CLAUDE_PROGRAM, args, cwd: m.cwd, env: runEnv, cli: 'claude', argsAtStart };
+}
+
+/**
+ * Each start of a Claude Code member takes up the session its hooks recorded (same HOME, same cwd;
+ * the settings and MCP config are written afresh before every screen starts): `claude --resume <id>`.
+ * A fresh start is asked for (C-a F); a record that does not check out says why and starts fresh.
+ */
+export async function claudeArgsAtStart(paths: TeamPaths, member: string, home: string, args: string[], fresh: boolean): Promise<LaunchArgs> {
+  if (fresh) return { args, note: 'a fresh conversation, as asked (C-a F)' };
+  const session = await recordedSession(paths, member, home, CLAUDE_SESSION_ID);
+  if (session === null) return { args, note: null };
+  if (!session.ok) return { args, note: `cannot resume ${member}'s Claude Code conversation: ${session.why}; it starts a fresh one` };
+  return { args: [...claudeResumeArgs(session.sessionId), ...args], note: `resuming Claude Code session ${session.sessionId}` };
 }
 
 /** Write every Claude Code member's settings and MCP config into the team folder (and demo HOMEs). */

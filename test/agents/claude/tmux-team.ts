@@ -42,8 +42,11 @@ export interface ClaudeTeam {
   say(from: string, to: string, text: string): Promise<void>;
 }
 
-/** Start `layout` (team `name`) with `scripts(root)`; `cleanups` gets what undoes it, in order; `serverOptions` go to the scripted server. */
-export async function startClaudeTeam(claude: string, name: string, layout: string, scripts: (root: string) => Record<string, unknown>, cleanups: Array<() => Promise<void> | void>, cols = 200, serverOptions: { chunkDelayMs?: number } = {}): Promise<ClaudeTeam> {
+/**
+ * Start `layout` (team `name`) with `scripts(root)`; `cleanups` gets what undoes it, in order; `serverOptions` go to the scripted server.
+ * With `again`, the terminal runs `teamux start` a second time once the first has ended (TEAMUX-EXIT2 after it).
+ */
+export async function startClaudeTeam(claude: string, name: string, layout: string, scripts: (root: string) => Record<string, unknown>, cleanups: Array<() => Promise<void> | void>, cols = 200, serverOptions: { chunkDelayMs?: number } = {}, again = false): Promise<ClaudeTeam> {
   const tmp = tempDir(`teamux-claude-${name}-`);
   cleanups.push(async () => {
     const cfg = await TeamStore.open(path.join(tmp.dir, '.teamux', name)).then((r) => (r.ok ? r.store.config() : null)).catch(() => null);
@@ -68,7 +71,8 @@ export async function startClaudeTeam(claude: string, name: string, layout: stri
   const server = await startScriptedServer({ ...serverOptions, scripts: scripts(root) as never });
   cleanups.push(() => server.close());
   const env = `env -u ANTHROPIC_API_KEY -u TMUX -u TMUX_PANE PATH=${pathDir}:${process.env.PATH} HOME=${user.home} TEAMUX_DEMO_URL=${server.url}`;
-  const d = await TmuxDriver.start(`cd ${root} && ${env} ${process.execPath} ${BIN} start ${file}; echo TEAMUX-EXIT=$?; sleep 600`, cols, 50);
+  const start = `${env} ${process.execPath} ${BIN} start ${file}`;
+  const d = await TmuxDriver.start(`cd ${root} && ${start}; echo TEAMUX-EXIT=$?; ${again ? `${start}; echo TEAMUX-EXIT2=$?; ` : ''}sleep 600`, cols, 50);
   cleanups.push(() => d.kill());
   const teamDir = path.join(root, '.teamux', name);
   const opened = await waitFor(() => (existsSync(path.join(teamDir, 'team.json')) ? TeamStore.open(teamDir) : null), 'the team folder', 30_000);
