@@ -13,14 +13,9 @@ import { appendLines, ensureDir, parseJson, readText, writeJson } from './fsx.js
 import { withLock } from './lock.js';
 import { safeName, type TeamPaths } from './paths.js';
 import { UsageRecord } from './usage.js';
+import { transcriptResponses, type CallTokens } from '../protocol/transcript-usage.js';
 
-/** Tokens of one response, as the price function reads them. */
-export interface CallTokens {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
+export type { CallTokens };
 
 /** Estimated dollars of one response (null: no price known). */
 export type PriceOf = (model: string, tokens: CallTokens) => number | null;
@@ -48,29 +43,11 @@ export function claudeSyncFile(paths: TeamPaths, member: string): string {
  * in `seen` are skipped and added to it. `now` is the time of a line without a timestamp.
  */
 export function transcriptUsageRecords(text: string, seen: Set<string>, price: PriceOf, now: string): UsageRecord[] {
-  const out: UsageRecord[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.includes('"usage"')) continue;
-    let rec: { type?: string; timestamp?: unknown; requestId?: string; message?: { id?: string; model?: unknown; usage?: Record<string, unknown> } };
-    try {
-      rec = JSON.parse(line) as typeof rec;
-    } catch {
-      continue;
-    }
-    const u = rec.message?.usage;
-    if (rec.type !== 'assistant' || !u || typeof u !== 'object') continue;
-    const key = rec.message?.id ?? rec.requestId;
-    if (key) {
-      if (seen.has(key)) continue;
-      seen.add(key);
-    }
-    const n = (k: string): number => (typeof u[k] === 'number' && (u[k] as number) >= 0 ? (u[k] as number) : 0);
-    const tokens = { input: n('input_tokens'), output: n('output_tokens'), cacheRead: n('cache_read_input_tokens'), cacheWrite: n('cache_creation_input_tokens') };
-    const model = typeof rec.message?.model === 'string' ? rec.message.model : 'unknown';
-    const time = typeof rec.timestamp === 'string' && !Number.isNaN(Date.parse(rec.timestamp)) ? rec.timestamp : now;
-    out.push({ time, model, ...tokens, usd: price(model, tokens) });
-  }
-  return out;
+  return transcriptResponses(text, seen).map((r) => {
+    const model = r.model ?? 'unknown';
+    const time = r.timestamp !== null && !Number.isNaN(Date.parse(r.timestamp)) ? r.timestamp : now;
+    return { time, model, ...r.tokens, usd: price(model, r.tokens) };
+  });
 }
 
 async function readState(file: string): Promise<SyncState> {

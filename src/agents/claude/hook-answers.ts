@@ -6,6 +6,7 @@
  */
 import { formatInboxMessage } from '../../agent/conversation.js';
 import type { Message } from '../../protocol/types.js';
+import { transcriptResponses } from '../../protocol/transcript-usage.js';
 
 /** The fields teamux reads from a hook's stdin (Claude Code sends more). */
 export interface HookInput {
@@ -72,32 +73,15 @@ export function wakeText(messages: readonly Message[]): string {
   return messages.map(formatInboxMessage).join('\n');
 }
 
-/** Input and output tokens summed from a Claude Code transcript (JSONL; `type: "assistant"` lines carry `message.usage`). */
+/** Tokens (input with cache, output) and the latest model of a transcript's responses (protocol/transcript-usage.ts). */
 export function transcriptTokens(text: string): { input: number; output: number; model: string | null } {
   let input = 0;
   let output = 0;
   let model: string | null = null;
-  // One API response is often recorded as several lines (one per content block) with the same id.
-  const seen = new Set<string>();
-  for (const line of text.split('\n')) {
-    if (!line.includes('"usage"')) continue;
-    let rec: { type?: string; requestId?: string; message?: { id?: string; model?: string; usage?: Record<string, unknown> } };
-    try {
-      rec = JSON.parse(line) as typeof rec;
-    } catch {
-      continue;
-    }
-    const u = rec.message?.usage;
-    if (rec.type !== 'assistant' || !u) continue;
-    const key = rec.message?.id ?? rec.requestId;
-    if (key) {
-      if (seen.has(key)) continue;
-      seen.add(key);
-    }
-    const n = (k: string): number => (typeof u[k] === 'number' ? (u[k] as number) : 0);
-    input += n('input_tokens') + n('cache_read_input_tokens') + n('cache_creation_input_tokens');
-    output += n('output_tokens');
-    if (typeof rec.message?.model === 'string') model = rec.message.model;
+  for (const r of transcriptResponses(text, new Set())) {
+    input += r.tokens.input + r.tokens.cacheRead + r.tokens.cacheWrite;
+    output += r.tokens.output;
+    model = r.model ?? model;
   }
   return { input, output, model };
 }

@@ -16,6 +16,7 @@
  * list, a folder that is a link) goes to the node CLI with the same argv and the stdin already read.
  * Pure text; the same fallback as stop-perl.ts.
  */
+import { TOKEN_FIELDS } from '../../protocol/transcript-usage.js';
 import { CLAUDE_READ_ONLY_TOOLS } from './tool-gate.js';
 
 const perlString = (s: string): string => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -29,6 +30,7 @@ export function perlHookScript(perl: string, node: string, teamuxBin: string): s
 # by teamux. Whatever they do not answer goes to the full CLI, with the same argv and stdin.
 use strict;
 use JSON::PP ();
+use B ();
 use Time::HiRes ();
 use Fcntl qw(O_WRONLY O_CREAT O_EXCL O_NOFOLLOW);
 my ($node, $bin) = (${perlString(node)}, ${perlString(teamuxBin)});
@@ -128,6 +130,18 @@ sub with_lock {
   }
   return 0;
 }
+# The rule of src/protocol/transcript-usage.ts: a token field counts when it is a JSON number that is
+# a whole number from 0 to 2^53 - 1 (B's flags tell a number from a string; read them before anything
+# uses the value as text); a key or a model is a JSON string.
+my %F = (${Object.entries(TOKEN_FIELDS).map(([k, v]) => `${k} => ${perlString(v)}`).join(', ')});
+sub is_text { return defined $_[0] && !ref $_[0] && (B::svref_2object(\\$_[0])->FLAGS & B::SVf_POK); }
+sub count {
+  return 0 unless defined $_[0] && !ref $_[0];
+  my $f = B::svref_2object(\\$_[0])->FLAGS;
+  return 0 if $f & B::SVf_POK or !($f & (B::SVf_IOK | B::SVf_NOK));
+  my $v = $_[0];
+  return $v == int($v) && $v >= 0 && $v <= 9007199254740991 ? $v : 0;
+}
 # Tokens of the transcript (input with cache, output) and its latest model, read on from where the
 # last status line stopped; undef when there is no transcript to read (as the full hook does).
 sub transcript_tokens {
@@ -152,15 +166,14 @@ sub transcript_tokens {
       next unless ref $rec eq 'HASH' && defined $rec->{type} && $rec->{type} eq 'assistant' && ref $rec->{message} eq 'HASH';
       my $u = $rec->{message}{usage};
       next unless ref $u eq 'HASH';
-      my $key = defined $rec->{message}{id} ? $rec->{message}{id} : $rec->{requestId};
-      if (defined $key && !ref $key) {
+      my ($key) = grep { is_text($_) && length $_ } ($rec->{message}{id}, $rec->{requestId});
+      if (defined $key) {
         next if $seen{$key}++;
         push @{$st->{ids}}, $key;
       }
-      my $n = sub { my $v = $u->{$_[0]}; defined $v && !ref $v && $v =~ /\\A\\d+\\z/ ? $v : 0 };
-      $st->{input} += $n->('input_tokens') + $n->('cache_read_input_tokens') + $n->('cache_creation_input_tokens');
-      $st->{output} += $n->('output_tokens');
-      $st->{model} = $rec->{message}{model} if defined $rec->{message}{model} && !ref $rec->{message}{model};
+      $st->{input} += count($u->{$F{input}}) + count($u->{$F{cacheRead}}) + count($u->{$F{cacheWrite}});
+      $st->{output} += count($u->{$F{output}});
+      $st->{model} = $rec->{message}{model} if is_text($rec->{message}{model});
     }
     splice(@{$st->{ids}}, 0, @{$st->{ids}} - 64) if @{$st->{ids}} > 64;
     $st->{offset} += $end + 1;
