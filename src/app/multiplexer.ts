@@ -192,7 +192,7 @@ export class Multiplexer {
       });
       this.own(() => spawns.dispose());
     }
-    const claude = this.opts.members.filter((m) => m.cli === 'claude').map((m) => m.name);
+    const claude = this.opts.members.filter((m) => m.cli !== undefined).map((m) => m.name);
     if (claude.length > 0) {
       const running = (name: string): Pane | undefined => { const p = this.live.get(name); return p?.life === 'running' ? p : undefined; };
       const wake = await watchClaudeWake(store, claude, running, { targetOf: running, startedAt: (name) => this.live.get(name)?.startedAt ?? this.clock.now(), graceMs: this.opts.shutdownTimeoutMs });
@@ -387,7 +387,8 @@ export class Multiplexer {
     const size = at && at.width > 0 && at.height > 1 ? innerSize(at) : { cols: 80, rows: 24 };
     const spec: PaneSpec = { id, command: m.command, args: m.args, cwd: m.cwd, env: m.env, ...size };
     const pane = new Pane(spec, m.role, m.isLead, this.opts.host.kind === 'pty', this.opts.scrollback ?? SCROLLBACK_LINES, (cause, source) => this.requestFrame(cause, source), (p) => this.dispatch({ kind: 'pane-exit', pane: p.name, exitText: p.exitText(), code: p.exit?.exitCode ?? null }), this.clock);
-    pane.endsOnApproval = m.cli === 'claude';
+    pane.endsOnApproval = m.cli !== undefined;
+    pane.cli = m.cli;
     pane.restartEnv = m.restartEnv ?? null;
     pane.argsAtStart = m.argsAtStart ?? null;
     pane.speaksProtocol = m.speaksProtocol;

@@ -53,6 +53,8 @@ export class Pane {
   private echoDue = 0;
   /** Claude Code does not exit by itself after approving a shutdown: the handshake ends it. */
   endsOnApproval = false;
+  /** The agent CLI in the pane, if any (the wake reads its input line). */
+  cli: 'claude' | 'codex' | undefined = undefined;
   /** When the current process was started or adopted (ms since the epoch). */
   startedAt: number;
   /** When the operator last typed or pasted into this pane (ms since the epoch; 0: never): a Claude wake waits for them. */

@@ -2,7 +2,7 @@
  * From a validated layout to what the store and the multiplexer need: the team spec for the team
  * folder, and the folder's path. Shared by `init`, `start` and `attach`.
  */
-import { planApproverOf, type NormalizedLayout, type NormalizedMember } from '../config/index.js';
+import { planApproverOf, runtimeOf, type NormalizedLayout, type NormalizedMember } from '../config/index.js';
 import { teamDirFor } from '../store/paths.js';
 import type { MemberSpec, TeamSpec } from '../store/init.js';
 import { formatErrors, loadLayout } from '../config/index.js';
@@ -20,7 +20,7 @@ function memberSpec(m: NormalizedMember, layout: NormalizedLayout): MemberSpec {
     name: m.name,
     role: m.role,
     kind: m.isLead ? 'lead' : 'teammate',
-    runtime: m.claude ? 'claude' : m.agent ? 'agent' : 'command',
+    runtime: runtimeOf(m),
     speaksProtocol: m.speaksProtocol,
     planRequired: m.planRequired,
     planApprover: planApproverOf(m, layout),

@@ -26,6 +26,7 @@ import type { LayoutName, MainSize } from '../mux/geometry.js';
 import { EXIT_REFUSED, onePositional, parse, storeOf, UsageError, type CliContext, type ScreenBoot } from './context.js';
 import { loadLayoutOrFail, teamDirOf, teamSpecOf } from './layout-team.js';
 import { planApproverOf } from '../config/index.js';
+import { codexLaunchOf, prepareCodexMembers } from '../agents/codex/member-launch.js';
 import { claudeLaunchOf, isNativeLead, kickoffClaudeLead, prepareClaudeMembers, tmuxShimPlace } from '../agents/claude/member-launch.js';
 import { archiveIfChosen, chooseStart, resumeWish, takeRun } from './start-run.js';
 import { claimMuxLock, liveMux, sayWhyDetached } from './mux-lock.js';
@@ -53,6 +54,7 @@ export function launchOf(m: NormalizedMember, layout: NormalizedLayout, teamDir:
     PATH: `${BIN_DIR}${path.delimiter}${m.env.PATH ?? process.env.PATH ?? '/usr/bin:/bin'}`,
   });
   if (m.claude) return claudeLaunchOf(m, layout, teamDir, path.join(BIN_DIR, 'teamux'), env);
+  if (m.codex) return codexLaunchOf(m, teamDir, env);
   if (m.mcp) env.TEAMUX_MCP_CONFIG = new TeamPaths(teamDir).mcpConfig(m.name);
   if (m.agent) {
     const args = ['agent', '--as', m.name];
@@ -305,7 +307,7 @@ export const startVerb: Verb = {
     const members = [layout.lead, ...layout.teammates];
     // A demo model already running (TEAMUX_DEMO_URL given, as the e2e tests do) is used as it is.
     const givenDemo = ctx.env.TEAMUX_DEMO_URL?.trim() || undefined;
-    const needsModel = !givenDemo && !hasKey && (members.some((m) => m.agent) || (members.some((m) => m.claude) && existsSync(demoScriptDir(layout, file))));
+    const needsModel = !givenDemo && !hasKey && (members.some((m) => m.agent) || (members.some((m) => m.claude || m.codex) && existsSync(demoScriptDir(layout, file))));
     // A finished run's folder (or any, with --fresh) is archived; on a NATS store the team's state is the server's to keep.
     const archive = await archiveIfChosen(teamDir, choice);
     if ('refused' in archive) return refuseStart(ctx, archive.refused, archive.hint);
@@ -361,6 +363,7 @@ export const startVerb: Verb = {
       }
       if (givenDemo) extraEnv.TEAMUX_DEMO_URL = givenDemo;
       await prepareClaudeMembers(store, layout, path.join(BIN_DIR, 'teamux'), extraEnv.TEAMUX_DEMO_URL !== undefined);
+      await prepareCodexMembers(store, layout, path.join(BIN_DIR, 'teamux'), extraEnv.TEAMUX_DEMO_URL);
       await kickoffClaudeLead(store, layout);
       await runHooks(store, 'on_start', layout.hooks.onStart, layout.root, { TEAMUX_TEAM_DIR: teamDir });
       const worktrees = await prepareRunWorktrees(layout, store, ctx.env);

@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { agentCliAnswers, CODEX_CLI } from './cli-checks.js';
 import { hasModifier } from './keys-actions.js';
 import type { Problem } from './issues.js';
 import type { NormalizedLayout, NormalizedMember } from './normalize.js';
@@ -129,6 +130,12 @@ export function filesystemProblems(layout: Layout, normalized: NormalizedLayout,
         problems.push({ path: [...at, 'agent', 'cli'], at: 'value', message: answers.message, ...(answers.hint ? { hint: answers.hint } : {}) });
       }
     }
+    if (m.codex) {
+      const found = findProgram(CODEX_CLI.program, m.cwd, m.env['PATH'] ?? processPath);
+      const answers = found.ok ? agentCliAnswers(CODEX_CLI, found.file, m.cwd, { ...process.env, ...m.env, PATH: m.env['PATH'] ?? processPath }) : undefined;
+      if (!found.ok) problems.push({ path: [...at, 'agent', 'cli'], at: 'value', message: `${CODEX_CLI.title} ("${CODEX_CLI.program}") is not installed: not found on PATH`, hint: CODEX_CLI.install });
+      else if (answers && !answers.ok) problems.push({ path: [...at, 'agent', 'cli'], at: 'value', message: answers.message, ...(answers.hint ? { hint: answers.hint } : {}) });
+    }
     const script = m.agent?.demoScript;
     if (script !== undefined && !statOf(script)?.isFile()) {
       problems.push({ path: [...at, 'agent', 'demo_script'], at: 'value', message: `demo script "${script}" does not exist` });
@@ -163,6 +170,11 @@ export function layoutWarnings(layout: Layout): Problem[] {
     });
   }
   for (const { member, at } of membersOf<Member>(layout.lead, layout.teammates)) {
+    const cli = typeof member.agent === 'object' ? member.agent.cli : undefined;
+    if (cli === 'codex' && (member.budget !== undefined || layout.budget !== undefined)) {
+      // Codex records usage in its session rollouts, which teamux does not count yet: say so rather than enforce nothing silently.
+      warnings.push({ path: member.budget !== undefined ? [...at, 'budget'] : ['budget'], at: 'key', message: `budgets are not enforced for Codex CLI members yet (${member.name}'s usage is not counted)` });
+    }
     if (member.command === undefined) continue;
     // plan_required is kept for command members too: a script can follow the gate through
     // `teamux plan submit/status`, and teamux tells it through TEAMUX_PLAN_REQUIRED=1.

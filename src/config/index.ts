@@ -4,7 +4,7 @@
  */
 export { formatErrors, loadLayout, parseLayout, summarizeLayout } from './load.js';
 export type { LayoutError, LoadOptions, LoadResult } from './load.js';
-export { normalizeLayout, expandHome, planApproverOf } from './normalize.js';
+export { normalizeLayout, expandHome, planApproverOf, runtimeOf } from './normalize.js';
 export type {
   MainSize,
   NormalizedAgent,

@@ -10,7 +10,7 @@ import { normalizeBudget } from './budget.js';
 import path from 'node:path';
 import { splitCommand } from './command-words.js';
 import type { KeyAction } from './keys-actions.js';
-import type { Backend, ClaudePermissionMode, Layout, LayoutName, Member, PlanApprover, SidebarSection } from './schema.js';
+import type { Backend, ClaudePermissionMode, CodexApproval, CodexSandbox, Layout, LayoutName, Member, PlanApprover, SidebarSection } from './schema.js';
 import { assignTaskIds } from './seed-tasks.js';
 import { normalizePipeline, type NormalizedPipeline } from './pipeline.js';
 import { normalizeWorktrees, type NormalizedWorktrees } from './worktrees.js';
@@ -32,6 +32,15 @@ export interface NormalizedAgent {
 }
 
 /** A member run by the Claude Code CLI. */
+/** A Codex CLI member's options. */
+export interface NormalizedCodex {
+  model?: string;
+  approval: CodexApproval;
+  sandbox: CodexSandbox;
+  /** Extra arguments, passed after teamux's own. */
+  args: string[];
+}
+
 export interface NormalizedClaude {
   model?: string;
   permissionMode: ClaudePermissionMode;
@@ -49,6 +58,7 @@ export interface NormalizedMember {
   command?: NormalizedCommand;
   agent?: NormalizedAgent;
   claude?: NormalizedClaude;
+  codex?: NormalizedCodex;
   /** Absolute working directory (under root; a member with a worktree starts at the same place in its worktree). */
   cwd: string;
   /** Works in a git worktree of its own (layout `worktrees:`; teammates unless `worktree: false`, the lead only with `worktree: true`). */
@@ -179,6 +189,9 @@ function normalizeMember(m: Member, isLead: boolean, layout: Layout, root: strin
     const c = m.agent;
     out.claude = { permissionMode: c.permission_mode, args: [...c.args], ...(c.model !== undefined ? { model: c.model } : {}) };
     if (c.native_teams !== false) out.claude.nativeTeams = { planRequired: c.native_teams === true ? false : c.native_teams.plan_required };
+  } else if (m.agent !== undefined && m.agent !== true && m.agent.cli === 'codex') {
+    const c = m.agent;
+    out.codex = { approval: c.approval, sandbox: c.sandbox, args: [...c.args], ...(c.model !== undefined ? { model: c.model } : {}) };
   } else if (m.agent !== undefined) {
     const a = m.agent === true ? { auto_claim: false } : m.agent;
     const agent: NormalizedAgent = { autoClaim: a.auto_claim };
@@ -249,6 +262,11 @@ export function normalizeLayout(layout: Layout, ctx: NormalizeContext): Normaliz
     pipeline: layout.pipeline === undefined ? null : normalizePipeline(layout.pipeline),
     worktrees: normalizeWorktrees(layout.worktrees),
   };
+}
+
+/** Which runtime runs a member: Claude Code, Codex CLI, teamux's agent or a plain command. */
+export function runtimeOf(m: NormalizedMember): 'claude' | 'codex' | 'agent' | 'command' {
+  return m.claude ? 'claude' : m.codex ? 'codex' : m.agent ? 'agent' : 'command';
 }
 
 /** Who answers a member's plan: nobody for the lead, else the person (OPERATOR) or the lead, as the layout says. */

@@ -188,15 +188,29 @@ export const ClaudeAgentOptionsSchema = z.strictObject({
     .meta({ description: "Lead only: Claude Code's own agent teams open their teammates as teamux panes (a tmux stand-in on its PATH)." }),
 });
 
-const AgentCli = z.discriminatedUnion('cli', [ClaudeAgentOptionsSchema, AgentOptionsSchema], {
-  error: (iss) => `expected cli: claude (Claude Code) or cli: teamux (teamux's own agent, the default), got ${describeValue((iss.input as { cli?: unknown } | undefined)?.cli)}`,
+/** Codex CLI's approval policies (0.171.0 accepts only these two; `untrusted` and `on-failure` are gone). */
+export const CODEX_APPROVALS = ['on-request', 'never'] as const;
+/** Codex CLI's sandbox modes. */
+export const CODEX_SANDBOXES = ['read-only', 'workspace-write', 'danger-full-access'] as const;
+
+/** Options for a member run by the Codex CLI (`agent: { cli: codex }`). */
+export const CodexAgentOptionsSchema = z.strictObject({
+  cli: z.literal('codex').meta({ description: 'Run the member with the Codex CLI (the `codex` binary on PATH).' }),
+  model: z.string().min(1).optional().meta({ description: "Codex's model (default: its own)." }),
+  approval: z.enum(CODEX_APPROVALS).default('on-request').meta({ description: "Codex's --ask-for-approval: on-request asks (in the sidebar) before a command leaves the sandbox." }),
+  sandbox: z.enum(CODEX_SANDBOXES).default('workspace-write').meta({ description: "Codex's --sandbox." }),
+  args: z.array(z.string()).default([]).meta({ description: 'Extra arguments for codex, after the ones teamux passes.' }),
+});
+
+const AgentCli = z.discriminatedUnion('cli', [ClaudeAgentOptionsSchema, CodexAgentOptionsSchema, AgentOptionsSchema], {
+  error: (iss) => `expected cli: claude (Claude Code), cli: codex (Codex CLI) or cli: teamux (teamux's own agent, the default), got ${describeValue((iss.input as { cli?: unknown } | undefined)?.cli)}`,
 });
 
 const Agent = z
   .union([z.literal(true), AgentCli], {
     error: (iss) => `expected true or a mapping of agent options, got ${describeValue(iss.input)}`,
   })
-  .meta({ description: 'Run this member as a teamux agent (true, or options), or as Claude Code ({ cli: claude, ... }).' });
+  .meta({ description: 'Run this member as a teamux agent (true, or options), as Claude Code ({ cli: claude, ... }) or as Codex CLI ({ cli: codex, ... }).' });
 
 const ToolName = z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]*$/, {
   error: (iss) => `expected a tool name, got ${describeValue(iss.input)}`,
@@ -427,6 +441,8 @@ export type AgentOptions = z.output<typeof AgentOptionsSchema>;
 export type ClaudeAgentOptions = z.output<typeof ClaudeAgentOptionsSchema>;
 /** One of Claude Code's permission modes. */
 export type ClaudePermissionMode = (typeof CLAUDE_PERMISSION_MODES)[number];
+export type CodexApproval = (typeof CODEX_APPROVALS)[number];
+export type CodexSandbox = (typeof CODEX_SANDBOXES)[number];
 /** One of tmux's layout names. */
 export type LayoutName = (typeof LAYOUT_NAMES)[number];
 /** A sidebar section. */

@@ -18,8 +18,9 @@ export interface Dialect {
   validate(body: unknown, count: boolean): string | undefined;
   userText(body: unknown): UserText;
   inputTokens(body: unknown): number;
-  json(reply: ReplyBlock[], stopReason: StopReason, model: string, inputTokens: number): unknown;
-  events(reply: ReplyBlock[], stopReason: StopReason, model: string, inputTokens: number): SseEvent[];
+  /** The reply whole; `body` is the request (the tools it offers shape a call). */
+  json(reply: ReplyBlock[], stopReason: StopReason, model: string, inputTokens: number, body: unknown): unknown;
+  events(reply: ReplyBlock[], stopReason: StopReason, model: string, inputTokens: number, body: unknown): SseEvent[];
   /** The events of a stream that fails after it started. */
   failedEvents(type: ErrorType, message: string, model: string, inputTokens: number, requestId: string): SseEvent[];
   encode(e: SseEvent): string;
@@ -68,8 +69,8 @@ const responses: Dialect = {
   validate: (body) => validateResponsesRequest(body),
   userText: responsesUserText,
   inputTokens: estimateInputTokens,
-  json: (reply, _stop, model, input) => responseJson(renderResponse(reply, model, input)),
-  events: (reply, _stop, model, input) => responseEvents(renderResponse(reply, model, input)),
+  json: (reply, _stop, model, input, body) => responseJson(renderResponse(reply, model, input, body)),
+  events: (reply, _stop, model, input, body) => responseEvents(renderResponse(reply, model, input, body)),
   failedEvents: (type, message, model, input) => {
     const r = renderResponse([], model, input);
     return [responseEvents(r)[0]!, responseFailedEvent(r, type, message)];

@@ -160,11 +160,11 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     }
     record({ ...entry, outcome: answer.kind === 'error' ? 'error' : answer.outcome, status: 200 });
     const inputTokens = dialect.inputTokens(body);
-    if (stream) return streamAnswer(res, dialect, answer, model, inputTokens);
-    if (answer.kind === 'turn') sendJson(res, 200, dialect.json(answer.reply, answer.stopReason, model, inputTokens));
+    if (stream) return streamAnswer(res, dialect, answer, model, inputTokens, body);
+    if (answer.kind === 'turn') sendJson(res, 200, dialect.json(answer.reply, answer.stopReason, model, inputTokens, body));
   }
 
-  async function streamAnswer(res: ServerResponse, dialect: Dialect, answer: Answer, model: string, inputTokens: number): Promise<void> {
+  async function streamAnswer(res: ServerResponse, dialect: Dialect, answer: Answer, model: string, inputTokens: number, body: unknown): Promise<void> {
     const requestId = newId('req');
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -173,7 +173,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions): Promise<
     });
     const events =
       answer.kind === 'turn'
-        ? dialect.events(answer.reply, answer.stopReason, model, inputTokens)
+        ? dialect.events(answer.reply, answer.stopReason, model, inputTokens, body)
         : dialect.failedEvents(answer.errorType, answer.message, model, inputTokens, requestId);
     const pace = opts.chunkDelayMs ?? 0;
     for (const e of events) {

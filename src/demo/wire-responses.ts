@@ -14,7 +14,7 @@ import { estimateTokens, jsonChunks, textChunks, type SseEvent } from './wire.js
 
 type OutputItem =
   | { type: 'message'; id: string; status: 'completed'; role: 'assistant'; content: Array<{ type: 'output_text'; text: string; annotations: [] }> }
-  | { type: 'function_call'; id: string; status: 'completed'; call_id: string; name: string; arguments: string };
+  | { type: 'function_call'; id: string; status: 'completed'; call_id: string; name: string; namespace?: string; arguments: string };
 
 /** A played reply made concrete for one Responses request. */
 export interface RenderedResponse {
@@ -30,12 +30,27 @@ function newOpenAiId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString('hex')}`;
 }
 
-/** Give a played reply ids and token counts, as Responses output items. */
-export function renderResponse(blocks: ReplyBlock[], model: string, inputTokens: number): RenderedResponse {
+/**
+ * A script's tool name as the request offers it: a tool inside a `namespace` tool (Codex offers an MCP
+ * server's tools as the namespace `mcp__<server>`) is called by its own name within that namespace,
+ * so a script names it `mcp__teamux__task_list` for Claude Code and Codex alike.
+ */
+export function callName(name: string, body: unknown): { name: string; namespace?: string } {
+  const tools = isRecord(body) && Array.isArray(body['tools']) ? body['tools'] : [];
+  for (const t of tools) {
+    if (!isRecord(t) || t['type'] !== 'namespace' || typeof t['name'] !== 'string' || !name.startsWith(`${t['name']}__`)) continue;
+    const inner = name.slice(t['name'].length + 2);
+    if (Array.isArray(t['tools']) && t['tools'].some((x) => isRecord(x) && x['name'] === inner)) return { name: inner, namespace: t['name'] };
+  }
+  return { name };
+}
+
+/** Give a played reply ids and token counts, as Responses output items (`body`: the request, for tool namespaces). */
+export function renderResponse(blocks: ReplyBlock[], model: string, inputTokens: number, body: unknown = null): RenderedResponse {
   const output: OutputItem[] = blocks.map((b) =>
     b.type === 'text'
       ? { type: 'message', id: newOpenAiId('msg'), status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: b.text, annotations: [] }] }
-      : { type: 'function_call', id: newOpenAiId('fc'), status: 'completed', call_id: newOpenAiId('call'), name: b.name, arguments: JSON.stringify(b.input) },
+      : { type: 'function_call', id: newOpenAiId('fc'), status: 'completed', call_id: newOpenAiId('call'), ...callName(b.name, body), arguments: JSON.stringify(b.input) },
   );
   const outChars = output.reduce((n, o) => n + (o.type === 'message' ? o.content[0]!.text.length : o.arguments.length + o.name.length), 0);
   return { id: newOpenAiId('resp'), model, output, inputTokens, outputTokens: estimateTokens(outChars) };

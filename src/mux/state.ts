@@ -26,7 +26,7 @@ export interface MemberLaunch {
   cwd: string;
   env: Record<string, string>;
   /** Set for a Claude Code member: messages wake it through its pane, and it is ended after approving a shutdown. */
-  cli?: 'claude';
+  cli?: 'claude' | 'codex';
   /** Merged over `env` each time the process is started again (the lead's fresh one-time enrolment token). */
   restartEnv?: () => Record<string, string>;
   /**

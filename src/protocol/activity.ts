@@ -21,8 +21,8 @@ export interface Activity {
 /** What is known about a member. */
 export interface ActivityInput {
   name: string;
-  /** `agent` and `claude` members report working/idle; a plain `command` is just running. */
-  runtime: 'agent' | 'claude' | 'command';
+  /** `agent`, `claude` and `codex` members report working/idle; a plain `command` is just running. */
+  runtime: 'agent' | 'claude' | 'codex' | 'command';
   /** The liveness-checked status from team.json. */
   status: MemberStatus;
   exitCode: number | null;

@@ -38,7 +38,7 @@ export const Member = z.object({
   planApprover: z.string().nullable().default(null),
   tools: z.array(z.string()).nullable().default(null),
   /** How the member runs: a command line, teamux's own agent, or the Claude Code CLI. */
-  runtime: z.enum(['command', 'agent', 'claude']).default('command'),
+  runtime: z.enum(['command', 'agent', 'claude', 'codex']).default('command'),
   /** Answers shutdown requests; absent in folders written before it existed (then: agents only). */
   speaksProtocol: z.boolean().optional(),
   /** Set for a teammate of Claude Code's own agent team (native_teams): that team's name; Claude Code reports its idling. */
@@ -50,7 +50,7 @@ export type Member = z.infer<typeof Member>;
 
 /** True if the member answers a shutdown request; the others are hung up on (SIGHUP) instead. */
 export function speaksProtocol(m: Pick<Member, 'runtime' | 'speaksProtocol'>): boolean {
-  return m.speaksProtocol ?? (m.runtime === 'agent' || m.runtime === 'claude');
+  return m.speaksProtocol ?? (m.runtime === 'agent' || m.runtime === 'claude' || m.runtime === 'codex');
 }
 
 export const TeamConfig = z.object({

@@ -158,7 +158,7 @@ export class BackendWatch {
         this.roster = await this.store.roster();
         // Claude Code members' activity files are this machine's (their hooks run here).
         for (const m of cfg.config.members) {
-          if (m.runtime !== 'claude') continue;
+          if (m.runtime !== 'claude' && m.runtime !== 'codex') continue;
           const a = await readClaudeActivity(this.store.paths, m.name);
           if (a) this.claude[m.name] = a;
         }

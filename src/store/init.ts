@@ -21,7 +21,7 @@ export interface MemberSpec {
   name: string;
   role: string;
   kind: 'lead' | 'teammate';
-  runtime: 'command' | 'agent' | 'claude';
+  runtime: 'command' | 'agent' | 'claude' | 'codex';
   /** Answers shutdown requests (agents and Claude Code always; commands when the layout says `speaks_protocol`). */
   speaksProtocol: boolean;
   planRequired: boolean;

@@ -24,6 +24,8 @@ export class TeamPaths {
   get log(): string { return path.join(this.dir, 'teamux.log'); }
   get claude(): string { return path.join(this.dir, 'claude'); }
   get mcpConfigs(): string { return path.join(this.dir, 'mcp'); }
+  /** Codex CLI members' config homes (CODEX_HOME) and scratch folders. */
+  get codex(): string { return path.join(this.dir, 'codex'); }
   /** The unix socket of the tmux stand-in a `native_teams` Claude Code lead talks to. */
   get tmuxSocket(): string { return path.join(this.dir, 'tmux.sock'); }
   /** The pid file of the tmux stand-in's bridge process (tmux backend): one per team. */
@@ -47,7 +49,9 @@ export class TeamPaths {
   transcript(member: string): string { return path.join(this.transcripts, `${safeName(member)}.json`); }
   /** A Claude Code member's generated files (settings, MCP config, demo HOME). */
   claudeMember(member: string): string { return path.join(this.claude, safeName(member)); }
-  /** A Claude Code member's activity: state, tokens and cost, as its hooks last saw them. */
+  /** A Codex CLI member's generated folder: `home/` is its CODEX_HOME, `tmp/` its TMPDIR. */
+  codexMember(member: string): string { return path.join(this.codex, safeName(member)); }
+  /** A Claude Code (or Codex CLI) member's activity: state, tokens and cost, as its hooks last saw them. */
   claudeActivity(member: string): string { return path.join(this.claude, `${safeName(member)}.activity.json`); }
   enrolment(id: string): string { return path.join(this.trust, `enrol-${safeName(id)}.json`); }
   enrolmentAnswer(id: string): string { return path.join(this.trust, `answer-${safeName(id)}.json`); }

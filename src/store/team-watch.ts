@@ -203,7 +203,7 @@ export class TeamWatch {
         this.teamBudget = cfg.config.budget ?? null;
         changed = changed || JSON.stringify([this.team, this.roster, this.teamBudget]) !== before;
         this.dirtyBudget = true;
-        for (const m of cfg.config.members) if (m.runtime === 'claude' && !(m.name in this.claude)) this.dirtyClaude.add(m.name);
+        for (const m of cfg.config.members) if ((m.runtime === 'claude' || m.runtime === 'codex') && !(m.name in this.claude)) this.dirtyClaude.add(m.name);
       }
     }
     for (const name of takeAll(this.dirtyClaude)) {

@@ -27,16 +27,16 @@ export function claudeCodeForTests(): string | null {
   return agentCliForTests('claude');
 }
 
-/** A folder to put first on PATH, holding `claude` (a link to `binary`). */
-export function claudeOnPath(dir: string, binary: string): string {
+/** A folder to put first on PATH, holding `program` (default `claude`), a link to `binary`. */
+export function claudeOnPath(dir: string, binary: string, program = 'claude'): string {
   const bin = path.join(dir, 'bin');
   mkdirSync(bin, { recursive: true });
-  symlinkSync(binary, path.join(bin, 'claude'));
+  symlinkSync(binary, path.join(bin, program));
   return bin;
 }
 
 /**
- * A fake user HOME with Claude Code settings of its own; `snapshot()` lists every file with its content,
+ * A fake user HOME with Claude Code (and Codex CLI, Gemini CLI) settings of its own; `snapshot()` lists every file with its content,
  * except teamux's own code cache (~/.cache/teamux/, written by every screen: a cache, not
  * the user's settings; src/cli/code-cache.ts).
  */
@@ -45,6 +45,11 @@ export function userHome(dir: string): { home: string; snapshot: () => Record<st
   mkdirSync(path.join(home, '.claude'), { recursive: true });
   writeFileSync(path.join(home, '.claude', 'settings.json'), JSON.stringify({ theme: 'dark', hooks: {} }, null, 2));
   writeFileSync(path.join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: {} }));
+  // Codex CLI's and Gemini CLI's own settings, which a Codex or Gemini member must leave alone too.
+  mkdirSync(path.join(home, '.codex'), { recursive: true });
+  writeFileSync(path.join(home, '.codex', 'config.toml'), 'model = "users-own-model"\n');
+  mkdirSync(path.join(home, '.gemini'), { recursive: true });
+  writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify({ ui: { theme: 'users-own' } }));
   const snapshot = (): Record<string, string> => {
     const out: Record<string, string> = {};
     const walk = (d: string): void => {

@@ -19,7 +19,7 @@ import { ensureSocketFolder, writeTmuxShim } from '../../store/claude-teams.js';
 import type { Member, TeamConfig } from '../../protocol/types.js';
 import { claudeFilesOf, recordedSession, writeClaudeFiles, writeClaudeHookScript, writeClaudeStopScript } from '../../store/claude.js';
 import { TeamPaths } from '../../store/paths.js';
-import { planApproverOf } from '../../config/index.js';
+import { planApproverOf, runtimeOf } from '../../config/index.js';
 import type { TeamStore } from '../../store/team.js';
 import type { MemberLaunch } from '../../app/multiplexer.js';
 import type { LaunchArgs } from '../../mux/state.js';
@@ -29,11 +29,11 @@ import { TEAMUX_BIN } from '../../mcp/config.js';
 const SHIM_CLIENT = path.join(path.dirname(TEAMUX_BIN), '..', 'dist', 'agents', 'claude', 'tmux-shim', 'client.js');
 
 /** The roster as the identity block reads it, straight from the layout (statuses do not matter there). */
-function rosterOf(layout: NormalizedLayout): TeamConfig {
+export function rosterOf(layout: NormalizedLayout): TeamConfig {
   const member = (m: NormalizedMember): Member => ({
     name: m.name, role: m.role, kind: m.isLead ? 'lead' : 'teammate', status: 'exited', pid: null, pidStart: null, joinedAt: null, exitCode: null,
     planRequired: m.planRequired, planApprover: planApproverOf(m, layout), tools: m.tools ?? null,
-    runtime: m.claude ? 'claude' : m.agent ? 'agent' : 'command',
+    runtime: runtimeOf(m),
   });
   return { version: 1, name: layout.name, root: layout.root, createdAt: '', layoutFile: null, run: null, members: [layout.lead, ...layout.teammates].map(member) };
 }

@@ -42,15 +42,17 @@ export function readPromptBox(rows: readonly string[]): PromptBox {
 export type WakeGate = { now: true } | { now: false; retryInMs: number; why: string };
 
 /**
- * May a message be typed into an idle Claude pane now? Not within OPERATOR_QUIET_MS of the operator's
+ * May a message be typed into an idle Claude pane now (`readBox` reads another CLI's input line;
+ * `unseenIsEmpty` false: an input line that cannot be seen is waited for)? Not within OPERATOR_QUIET_MS of the operator's
  * last key into it, and not while its input box holds text (the operator's draft: it goes in with
  * their own Enter, and the Stop hook then hands the messages over). A box that cannot be read counts
  * as empty once the operator has been quiet.
  */
-export function wakeGate(now: number, lastTypedAt: number, rows: readonly string[] | null, quietMs = OPERATOR_QUIET_MS): WakeGate {
+export function wakeGate(now: number, lastTypedAt: number, rows: readonly string[] | null, quietMs = OPERATOR_QUIET_MS, readBox: (rows: readonly string[]) => PromptBox = readPromptBox, unseenIsEmpty = true): WakeGate {
   const quietFor = now - lastTypedAt;
   if (lastTypedAt > 0 && quietFor < quietMs) return { now: false, retryInMs: quietMs - quietFor, why: 'the operator is typing in its pane' };
-  const box = rows ? readPromptBox(rows) : { kind: 'unknown' as const };
+  const box = rows ? readBox(rows) : { kind: 'unknown' as const };
   if (box.kind === 'text') return { now: false, retryInMs: DEFERRED_RETRY_MS, why: 'its input line holds text not yet sent' };
+  if (box.kind === 'unknown' && !unseenIsEmpty) return { now: false, retryInMs: DEFERRED_RETRY_MS, why: 'its input line is not on screen' };
   return { now: true };
 }

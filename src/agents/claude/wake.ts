@@ -11,7 +11,8 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { wakeText } from './hook-answers.js';
 import { claudeBudgetHold } from './hook-budget.js';
-import { wakeGate } from './prompt-box.js';
+import { OPERATOR_QUIET_MS, readPromptBox, wakeGate } from './prompt-box.js';
+import { readCodexPromptBox } from '../codex/prompt-box.js';
 import type { Disposable } from '../../host/types.js';
 import { readClaudeActivity, updateClaudeActivity } from '../../store/claude.js';
 import { ensureDir } from '../../store/fsx.js';
@@ -27,6 +28,8 @@ export interface WakeTarget {
   readonly lastTypedAt?: number;
   /** The pane's visible rows as text, where Claude Code's input box is read (src/agents/claude/prompt-box.ts). */
   screenText?(): string[];
+  /** Which CLI draws the input line (Codex's is read by src/agents/codex/prompt-box.ts); absent: Claude Code. */
+  readonly cli?: 'claude' | 'codex' | undefined;
 }
 
 /** How often a member stopped by a budget is looked at again (the window moves on by itself). */
@@ -61,7 +64,7 @@ export async function wakeIfIdle(store: TeamStore, member: string, target: WakeT
     // A spent budget: the messages wait, unread (its tools would be refused anyway).
     if (await claudeBudgetHold(store, member, null)) return no('budget spent', BUDGET_RECHECK_MS);
     // Typed into the operator's half-written prompt, a message would join it: wait for them.
-    const gate = wakeGate(now(), target.lastTypedAt ?? 0, target.screenText?.() ?? null);
+    const gate = wakeGate(now(), target.lastTypedAt ?? 0, target.screenText?.() ?? null, OPERATOR_QUIET_MS, target.cli === 'codex' ? readCodexPromptBox : readPromptBox, target.cli !== 'codex');
     if (!gate.now) return no(gate.why, gate.retryInMs);
     target.write(pasteAndSubmit(wakeText(unread.messages)));
     await store.mail.commit(member, member, unread.next);

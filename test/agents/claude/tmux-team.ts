@@ -43,10 +43,10 @@ export interface ClaudeTeam {
 }
 
 /**
- * Start `layout` (team `name`) with `scripts(root)`; `cleanups` gets what undoes it, in order; `serverOptions` go to the scripted server.
+ * Start `layout` (team `name`) with `scripts(root)`, the binary `claude` on PATH as `program`; `cleanups` gets what undoes it, in order; `serverOptions` go to the scripted server.
  * With `again`, the terminal runs `teamux start` a second time once the first has ended (TEAMUX-EXIT2 after it).
  */
-export async function startClaudeTeam(claude: string, name: string, layout: string, scripts: (root: string) => Record<string, unknown>, cleanups: Array<() => Promise<void> | void>, cols = 200, serverOptions: { chunkDelayMs?: number } = {}, again = false): Promise<ClaudeTeam> {
+export async function startClaudeTeam(claude: string, name: string, layout: string, scripts: (root: string) => Record<string, unknown>, cleanups: Array<() => Promise<void> | void>, cols = 200, serverOptions: { chunkDelayMs?: number } = {}, again = false, program = 'claude'): Promise<ClaudeTeam> {
   const tmp = tempDir(`teamux-claude-${name}-`);
   cleanups.push(async () => {
     const cfg = await TeamStore.open(path.join(tmp.dir, '.teamux', name)).then((r) => (r.ok ? r.store.config() : null)).catch(() => null);
@@ -65,7 +65,7 @@ export async function startClaudeTeam(claude: string, name: string, layout: stri
   const root = tmp.dir;
   const file = path.join(root, 'team.yaml');
   writeFileSync(file, layout);
-  const pathDir = claudeOnPath(root, claude);
+  const pathDir = claudeOnPath(root, claude, program);
   const user = userHome(root);
   const userBefore = user.snapshot();
   const server = await startScriptedServer({ ...serverOptions, scripts: scripts(root) as never });
