@@ -72,11 +72,11 @@ describe('claude members in the layout', () => {
 });
 
 test('claude.layout-unknown-cli-is-named', () => {
-  const file = writeLayout(lines('name: cc', 'lead: { name: lead, role: L, agent: { cli: codex } }'));
+  const file = writeLayout(lines('name: cc', 'lead: { name: lead, role: L, agent: { cli: aider } }'));
   const r = loadLayout(file, { env: { PATH: fakeClaudeDir() } });
   expect(r.ok).toBe(false);
   if (r.ok) return;
-  expect(formatErrors(r.errors).split(file).join('team.yaml')).toMatch(/^team\.yaml:2:\d+ lead\.agent(\.cli)?: expected cli: claude \(Claude Code\) or cli: teamux .*got "codex"/);
+  expect(formatErrors(r.errors).split(file).join('team.yaml')).toMatch(/^team\.yaml:2:\d+ lead\.agent(\.cli)?: expected cli: claude \(Claude Code\), cli: codex \(Codex CLI\) or cli: teamux .*got "aider"/);
 });
 
 test('claude.example-layout-and-its-demo-scripts-are-valid', async () => {

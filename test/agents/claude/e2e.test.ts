@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claudeCodeForTests } from '../../helpers/claude-code.js';
 import { waitFor } from '../../helpers/team.js';
-import { bodyText, startClaudeTeam } from './tmux-team.js';
+import { bodyText, idleNotified, startClaudeTeam } from './tmux-team.js';
 
 const CLAUDE = claudeCodeForTests();
 
@@ -63,10 +63,7 @@ describe.skipIf(!CLAUDE)('Claude Code members (real binary, e2e in tmux)', () =>
     expect(bodyText(refused)).toContain('PreToolUse:Write hook error');
     expect(existsSync(path.join(root, 'hello.txt'))).toBe(false);
     // Stop with nothing to deliver: the result and idle_notification reach the lead.
-    const toLead = await waitFor(async () => {
-      const m = (await store.mail.unread('lead', 'lead')).messages;
-      return m.some((x) => x.type === 'idle_notification' && x.from === 'amy') ? m : null;
-    }, 'amy idle_notification', 60_000, 50);
+    const toLead = await idleNotified(store, 'amy');
     expect(toLead.find((m) => m.type === 'result' && m.from === 'amy')?.text).toBe('The plan gate stopped me.');
 
     // The plan is approved from the sidebar (C-a a); then Write works.

@@ -90,6 +90,14 @@ export async function startClaudeTeam(claude: string, name: string, layout: stri
   };
 }
 
+/** The lead's unread messages once `member`'s idle_notification is among them (its result beside it). */
+export function idleNotified(store: TeamStore, member: string): Promise<Array<{ type: string; from: string; text: string }>> {
+  return waitFor(async () => {
+    const m = (await store.mail.unread('lead', 'lead')).messages;
+    return m.some((x) => x.type === 'idle_notification' && x.from === member) ? m : null;
+  }, `${member} idle_notification`, 60_000, 50);
+}
+
 /** A team whose Claude Code lead approves plans (`plan_approver: lead`) and whose amy must submit one. */
 export function approvingLeadLayout(name: string): string {
   return `name: ${name}

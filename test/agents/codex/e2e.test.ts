@@ -8,9 +8,9 @@
 import { existsSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentCliForTests } from '../helpers/claude-code.js';
-import { waitFor } from '../helpers/team.js';
-import { bodyText, startClaudeTeam } from '../claude/tmux-team.js';
+import { agentCliForTests } from '../../helpers/claude-code.js';
+import { waitFor } from '../../helpers/team.js';
+import { bodyText, idleNotified, startClaudeTeam } from '../claude/tmux-team.js';
 
 const CODEX = agentCliForTests('codex');
 
@@ -66,10 +66,7 @@ describe.skipIf(!CODEX)('Codex CLI members (real binary, e2e in tmux)', () => {
     await server.waitForRequest((r) => r.member === 'cody' && bodyText(r).includes('blocked: plan status is not_submitted'), 60_000);
     expect(existsSync(path.join(root, 'gated.txt'))).toBe(false);
     // Stop with nothing to deliver: the result and idle_notification reach the lead.
-    const toLead = await waitFor(async () => {
-      const m = (await store.mail.unread('lead', 'lead')).messages;
-      return m.some((x) => x.type === 'idle_notification' && x.from === 'cody') ? m : null;
-    }, 'cody idle_notification', 60_000, 50);
+    const toLead = await idleNotified(store, 'cody');
     expect(toLead.find((m) => m.type === 'result' && m.from === 'cody')?.text).toBe('The plan gate stopped me.');
 
     // The plan is approved from the sidebar (C-a a); then the command runs.
