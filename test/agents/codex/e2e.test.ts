@@ -55,7 +55,7 @@ function scripts(root: string): Record<string, unknown> {
 
 describe.skipIf(!CODEX)('Codex CLI members (real binary, e2e in tmux)', () => {
   it('codex.e2e-message-plan-gate-permissions-timeout-idle-shutdown-and-untouched-user-config', async () => {
-    const { root, store, server, d, idle, userBefore, userNow } = await startClaudeTeam(CODEX!, 'cxe', LAYOUT, scripts, cleanups, 220, {}, 'codex');
+    const { root, store, server, d, idle, userBefore, userNow } = await startClaudeTeam(CODEX!, 'cxe', LAYOUT, scripts, cleanups, 220, {}, false, 'codex');
     await idle('cody');
     const requests = async () => (await store.requests.list()).requests;
 
