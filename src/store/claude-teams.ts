@@ -1,19 +1,24 @@
 /**
- * Claude Code's own agent teams (a `native_teams` lead), as far as the team folder goes: the `tmux`
- * stand-in script teamux puts first on the lead's PATH (`claude/bin/tmux`), and the folder of its
+ * Claude Code's own agent teams (a `native_teams` lead), as far as teamux's files go: the `tmux`
+ * stand-in script teamux puts first on the lead's PATH (`<exec folder>/tmux/tmux`, outside the team folder), and the folder of its
  * socket when that has to live outside the team folder. Claude Code's own team files under the
  * lead's HOME are read (never written) by claude-team-files.ts.
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { claudeFilesOf, writeOwnerScript } from './claude.js';
+import { claudeFilesOf } from './claude.js';
+import { writeExecScript } from './exec-folder.js';
 import { DIR_MODE, ensureDir, writeJson } from './fsx.js';
 import type { TeamPaths } from './paths.js';
 
-/** Write the stand-in script (mode 0700) and return its path. */
+/** Write the stand-in script (mode 0500, alone in its folder of the exec folder) and return its path. */
 export async function writeTmuxShim(paths: TeamPaths, script: string): Promise<string> {
-  await ensureDir(paths.claude);
-  return writeOwnerScript(path.join(paths.tmuxShimBin, 'tmux'), script);
+  return (await writeExecScript(paths.exec, tmuxShimFile(paths), script)).file;
+}
+
+/** The stand-in's path. */
+export function tmuxShimFile(paths: TeamPaths): string {
+  return path.join(paths.tmuxShimBin, 'tmux');
 }
 
 /** Make the private folder a socket outside the team folder lives in (see tmux-shim/socket.ts). */

@@ -5,10 +5,10 @@
  * and cost, a spent budget) that its hooks write (the status line's Perl form too, src/agents/claude/hook-perl.ts,
  * under the same lock directory) and the pane title and roster read.
  */
-import { chmod, lstat, readFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from '../protocol/zod.js';
-import { atomicWrite, ensureDir, parseJson, readText, writeJson } from './fsx.js';
+import { ensureDir, parseJson, readText, writeJson } from './fsx.js';
 import { withLock } from './lock.js';
 import type { TeamPaths } from './paths.js';
 
@@ -39,32 +39,14 @@ export async function writeClaudeFiles(paths: TeamPaths, member: string, content
   return files;
 }
 
-/** Where the Stop hook's Perl script is written (one for the team: it takes the member from its argv). */
+/** Where the Stop hook's Perl script is written (one for the team, in the exec folder: it takes the member from its argv). */
 export function claudeStopScript(paths: TeamPaths): string {
-  return path.join(paths.claude, 'bin', 'stop-hook');
+  return path.join(paths.exec, 'stop-hook');
 }
 
-/** Write the Stop hook's Perl script (executable by the owner only). */
-export async function writeClaudeStopScript(paths: TeamPaths, script: string): Promise<string> {
-  return writeOwnerScript(claudeStopScript(paths), script);
-}
-
-/** Write a script teamux runs (the hooks, the tmux stand-in) atomically, executable by the owner only; returns its path. */
-export async function writeOwnerScript(file: string, script: string): Promise<string> {
-  await ensureDir(path.dirname(file));
-  await atomicWrite(file, script);
-  await chmod(file, 0o700);
-  return file;
-}
-
-/** Where the StatusLine and PreToolUse fast paths' Perl script is written (one for the team). */
+/** Where the StatusLine and PreToolUse fast paths' Perl script is written (one for the team, in the exec folder). */
 export function claudeHookScript(paths: TeamPaths): string {
-  return path.join(paths.claude, 'bin', 'hooks');
-}
-
-/** Write the fast hooks' Perl script (executable by the owner only). */
-export async function writeClaudeHookScript(paths: TeamPaths, script: string): Promise<string> {
-  return writeOwnerScript(claudeHookScript(paths), script);
+  return path.join(paths.exec, 'hooks');
 }
 
 /** What a Claude Code member is doing, as its hooks report it. */

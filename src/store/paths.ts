@@ -2,6 +2,8 @@
  * Where everything lives inside a team folder `<root>/.teamux/<team>/`. Names are checked against
  * NAME_PATTERN before they become path parts, so no member name can reach outside the folder.
  */
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { NAME_PATTERN } from '../protocol/message-line.js';
 
@@ -30,8 +32,13 @@ export class TeamPaths {
   get tmuxSocket(): string { return path.join(this.dir, 'tmux.sock'); }
   /** The pid file of the tmux stand-in's bridge process (tmux backend): one per team. */
   get tmuxBridgeLock(): string { return path.join(this.dir, 'tmux-bridge.pid'); }
-  /** The folder holding the `tmux` stand-in, first on a `native_teams` lead's PATH. */
-  get tmuxShimBin(): string { return path.join(this.claude, 'bin'); }
+  /**
+   * The folder of everything teamux executes on a member's behalf (the Claude Code hooks, the tmux
+   * stand-in): outside the team folder, written by the screen only (store/exec-folder.ts).
+   */
+  get exec(): string { return execFolderOf(this.dir); }
+  /** The folder holding the `tmux` stand-in, first on a `native_teams` lead's PATH (nothing else in it). */
+  get tmuxShimBin(): string { return path.join(this.exec, 'tmux'); }
   get usage(): string { return path.join(this.dir, 'usage'); }
 
   /** The folders a store refuses to open when one is a link or not a folder. */
@@ -70,4 +77,14 @@ export function teamDirFor(root: string, team: string): string {
 export function safeName(name: string): string {
   if (!NAME_PATTERN.test(name)) throw new Error(`unsafe name ${JSON.stringify(name)}`);
   return name;
+}
+
+/**
+ * Where a team folder's executables live: `<temp folder>/teamux-<uid>/exec-<hash
+ * of the team folder>`, so no member that may write the team folder writes what teamux runs for it,
+ * and a sandbox can show it read-only.
+ */
+export function execFolderOf(teamDir: string, runtimeDir = tmpdir(), uid = process.getuid?.() ?? 0): string {
+  const hash = createHash('sha256').update(path.resolve(teamDir)).digest('hex').slice(0, 16);
+  return path.join(runtimeDir, `teamux-${uid}`, `exec-${hash}`);
 }

@@ -1,6 +1,6 @@
 /**
  * The fast forms of two hooks Claude Code runs on its busiest paths, as one Perl script teamux writes
- * into the team folder (`claude/bin/hooks`), loading only Perl's own JSON::PP, so it starts in
+ * into its exec folder outside the team folder (`hooks`, run only once its digest checks: exec-check.ts), loading only Perl's own JSON::PP, so it starts in
  * milliseconds where node needs tens to hundreds (and competes for the CPU with the tool Claude Code
  * is starting):
  * - StatusLine (after every change on screen): records cost, tokens and model in the member's

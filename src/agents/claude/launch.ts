@@ -12,6 +12,7 @@ import type { ClaudePermissionMode } from '../../config/schema.js';
 import { shellQuote } from '../../host/tmux/quote.js';
 import { mcpClientConfig, type McpClientConfig } from '../../mcp/config.js';
 import { perlShimScript } from './tmux-shim/client-perl.js';
+import { verifiedPerl } from './exec-check.js';
 
 /** The hook events teamux listens to, as Claude Code names them. */
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'Notification', 'Stop', 'SessionEnd'] as const;
@@ -41,10 +42,17 @@ export interface ClaudeMemberContext {
    * member from the pane's $TEAMUX_MEMBER (teamux sets it per pane) instead of a fixed `--as`.
    */
   nativeTeams?: boolean;
-  /** The Stop hook as a Perl script (stop-perl.ts) and the perl that runs it, when Perl is on the machine. */
-  perlStop?: { perl: string; script: string };
-  /** The StatusLine and PreToolUse fast paths as a Perl script (hook-perl.ts), when Perl is on the machine. */
-  perlHooks?: { perl: string; script: string };
+  /** The Stop hook as a Perl script (stop-perl.ts, in the exec folder) and the perl that runs it, when Perl is on the machine. */
+  perlStop?: PerlScript;
+  /** The StatusLine and PreToolUse fast paths as a Perl script (hook-perl.ts, in the exec folder), when Perl is on the machine. */
+  perlHooks?: PerlScript;
+}
+
+/** A hook's Perl script as written: the perl to run it, its file and the digest checked before each run (exec-check.ts). */
+export interface PerlScript {
+  perl: string;
+  file: string;
+  sha256: string;
 }
 
 /** The Stop hook's own one-file CommonJS entry beside the teamux launcher (every idle turn runs it; PreToolUse too without Perl). */
@@ -66,11 +74,12 @@ export function hookCommand(ctx: ClaudeMemberContext, event: string): string {
   const perlFast = ctx.perlHooks && (event === STATUS_LINE || (event === 'PreToolUse' && !ctx.nativeTeams)) ? ctx.perlHooks : undefined;
   // Without Perl, PreToolUse has the same fast path in the Stop hook's CommonJS entry.
   const cjsFast = event === 'PreToolUse' && !ctx.nativeTeams;
-  const [runner, entry] = event === 'Stop' ? (ctx.perlStop ? [ctx.perlStop.perl, ctx.perlStop.script] : [ctx.node, stopHookEntry(ctx.teamuxBin)])
-    : perlFast ? [perlFast.perl, perlFast.script]
-    : cjsFast ? [ctx.node, stopHookEntry(ctx.teamuxBin)] : [ctx.node, ctx.teamuxBin];
-  const words = [runner, entry, 'hook', event, '--as', ctx.member, '--team-dir', ctx.teamDir, ...extra].map(shellQuote);
-  if (ctx.nativeTeams) words[5] = MEMBER_FROM_ENV;
+  const perl = event === 'Stop' ? ctx.perlStop : perlFast;
+  // A Perl script is run only once its digest matches what teamux wrote (exec-check.ts).
+  const run = perl ? verifiedPerl(perl.perl, perl, event === 'PreToolUse' ? 2 : 1)
+    : [ctx.node, event === 'Stop' || cjsFast ? stopHookEntry(ctx.teamuxBin) : ctx.teamuxBin];
+  const words = [...run, 'hook', event, '--as', ctx.member, '--team-dir', ctx.teamDir, ...extra].map(shellQuote);
+  if (ctx.nativeTeams) words[run.length + 3] = MEMBER_FROM_ENV;
   return words.join(' ');
 }
 

@@ -17,7 +17,8 @@ import { perlHookScript } from './hook-perl.js';
 import { shimSocketPath } from './tmux-shim/socket.js';
 import { ensureSocketFolder, writeTmuxShim } from '../../store/claude-teams.js';
 import type { Member, TeamConfig } from '../../protocol/types.js';
-import { claudeFilesOf, recordedSession, writeClaudeFiles, writeClaudeHookScript, writeClaudeStopScript } from '../../store/claude.js';
+import { claudeFilesOf, claudeHookScript, claudeStopScript, recordedSession, writeClaudeFiles } from '../../store/claude.js';
+import { scriptDigest, writeExecScript } from '../../store/exec-folder.js';
 import { TeamPaths } from '../../store/paths.js';
 import { planApproverOf, runtimeOf } from '../../config/index.js';
 import type { TeamStore } from '../../store/team.js';
@@ -64,7 +65,12 @@ export function claudeLaunchOf(m: NormalizedMember, layout: NormalizedLayout, te
   let runEnv = claudeEnv(env, m.name, teamDir, demoUrl);
   if (demoUrl) runEnv.HOME = files.demoHome;
   if (isNativeLead(m)) runEnv = nativeTeamsEnv(runEnv, tmuxShimPlace(new TeamPaths(teamDir)));
-  const args = claudeArgs(opts, files, systemPrompt(identityBlock(team, me, m.cwd, 'claude'), null));
+  // Settings and MCP config go inline, as JSON in argv, which no other process can change: the hook
+  // commands in them carry the digests of the scripts they run (exec-check.ts). A native lead keeps
+  // the files, since Claude Code hands its --settings on to the teammates it starts.
+  const ctx = contextOf(m, layout, teamDir, teamuxBin, perlScriptsOf(layout, new TeamPaths(teamDir), teamuxBin).scripts);
+  const given = isNativeLead(m) ? files : { settings: JSON.stringify(claudeSettings(ctx)), mcp: JSON.stringify(claudeMcpConfig(ctx)) };
+  const args = claudeArgs(opts, given, systemPrompt(identityBlock(team, me, m.cwd, 'claude'), null));
   // The binary as validate found it on the member's PATH (a pane host does not search PATH itself).
   const found = findProgram(CLAUDE_PROGRAM, m.cwd, runEnv.PATH ?? '');
   const home = runEnv.HOME ?? homedir();
@@ -85,17 +91,33 @@ export async function claudeArgsAtStart(paths: TeamPaths, member: string, home: 
   return { args: [...claudeResumeArgs(session.sessionId), ...args], note: `resuming Claude Code session ${session.sessionId}` };
 }
 
-/** Write every Claude Code member's settings and MCP config into the team folder (and demo HOMEs). */
+/**
+ * The Perl forms of the busiest hooks (when there is Perl): their texts, where they go in the exec
+ * folder and their digests. Pure apart from finding perl, so a launch knows the digests its hook
+ * commands carry before the files are written.
+ */
+function perlScriptsOf(layout: NormalizedLayout, paths: TeamPaths, teamuxBin: string): { scripts: PerlScripts; texts: Array<[string, string]> } {
+  const claudeMembers = [layout.lead, ...layout.teammates].filter((m) => m.claude);
+  const perl = claudeMembers.length > 0 ? findProgram('perl', layout.root, process.env.PATH ?? '') : null;
+  if (!perl?.ok) return { scripts: {}, texts: [] };
+  const stop = perlStopScript(perl.file, process.execPath, stopHookEntry(teamuxBin), teamuxBin);
+  const hooks = perlHookScript(perl.file, process.execPath, teamuxBin);
+  return {
+    scripts: {
+      perlStop: { perl: perl.file, file: claudeStopScript(paths), sha256: scriptDigest(stop) },
+      perlHooks: { perl: perl.file, file: claudeHookScript(paths), sha256: scriptDigest(hooks) },
+    },
+    texts: [[claudeStopScript(paths), stop], [claudeHookScript(paths), hooks]],
+  };
+}
+
+/** Write the hooks' scripts into the exec folder, and every Claude Code member's settings and MCP config into the team folder (and demo HOMEs). */
 export async function prepareClaudeMembers(store: TeamStore, layout: NormalizedLayout, teamuxBin: string, demo: boolean): Promise<void> {
   // The Stop hook, the status line and PreToolUse run on every turn, tool or screen change: as Perl
   // scripts when there is Perl (they start in milliseconds).
-  const scripts: PerlScripts = {};
   const claudeMembers = [layout.lead, ...layout.teammates].filter((m) => m.claude);
-  const perl = claudeMembers.length > 0 ? findProgram('perl', layout.root, process.env.PATH ?? '') : null;
-  if (perl?.ok) {
-    scripts.perlStop = { perl: perl.file, script: await writeClaudeStopScript(store.paths, perlStopScript(perl.file, process.execPath, stopHookEntry(teamuxBin), teamuxBin)) };
-    scripts.perlHooks = { perl: perl.file, script: await writeClaudeHookScript(store.paths, perlHookScript(perl.file, process.execPath, teamuxBin)) };
-  }
+  const { scripts, texts } = perlScriptsOf(layout, store.paths, teamuxBin);
+  for (const [file, text] of texts) await writeExecScript(store.paths.exec, file, text);
   for (const m of claudeMembers) {
     const ctx = contextOf(m, layout, store.dir, teamuxBin, scripts);
     await writeClaudeFiles(store.paths, m.name, { settings: claudeSettings(ctx), mcp: claudeMcpConfig(ctx), ...(demo ? { demoClaudeJson: demoClaudeJson(m.cwd) } : {}) });

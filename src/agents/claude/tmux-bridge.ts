@@ -19,7 +19,7 @@ import { demoRouted, ownMcpConfig, teammateOf } from './tmux-shim/teammate.js';
 import { shellQuote } from '../../host/tmux/quote.js';
 import { mcpClientConfig } from '../../mcp/config.js';
 import { claudeFilesOf } from '../../store/claude.js';
-import { writeTeammateMcp } from '../../store/claude-teams.js';
+import { tmuxShimFile, writeTeammateMcp } from '../../store/claude-teams.js';
 import { LEAD_PANE_ID } from './launch.js';
 import { OPERATOR } from '../../protocol/operator.js';
 import type { Member } from '../../protocol/types.js';
@@ -85,6 +85,7 @@ export class TmuxBridge<H> implements TmuxSurface {
       leadPane: LEAD_PANE_ID,
       log: opts.store.log,
       say: (text) => opts.control.say(text),
+      shim: tmuxShimFile(opts.store.paths),
     });
   }
 

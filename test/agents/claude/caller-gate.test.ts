@@ -4,7 +4,7 @@
 // that claims TMUX_PANE=%0 cannot respawn or kill another pane (which keeps running, untouched), may
 // only title its own pane; and a process the lead started (a Bash tool's `sh -c 'tmux …'`) cannot
 // change panes either. Each refusal is on the caller's stderr, in teamux.log and on the status line.
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -44,6 +44,25 @@ async function setup(perl: boolean) {
     control.run(name, { argv: [shim, ...argv], ...(how.claim ? { env: { TMUX_PANE: how.claim } } : {}), ...(how.shell ? { shell: true } : {}) });
   return { team, control, bridge, shim, relay, log, tmux };
 }
+
+describe('a rewritten stand-in (issue 26, attack 3)', () => {
+  it.skipIf(!existsSync(PERL))('caller-gate.a-rewritten-stand-in-is-refused-even-for-the-leads-own-process-and-stays-refused', async () => {
+    const { log, tmux, shim, team } = await setup(true);
+    expect(shim.startsWith(team.dir)).toBe(false);
+    expect(await tmux('lead', ['split-window', '-d', '-P', '-F', '#{pane_id}', '--', 'exec sleep 600'])).toEqual({ out: '%1\n', code: 0 });
+    // Rewritten by a teammate (here: the same client with a line added, as a wrapper that changes argv would be).
+    const original = readFileSync(shim, 'utf8');
+    chmodSync(path.dirname(shim), 0o700);
+    writeFileSync(shim, original.replace('\n', '\n# rewritten\n'));
+    const refused = await tmux('lead', ['kill-pane', '-t', '%1']);
+    expect(refused).toMatchObject({ code: 1, out: expect.stringMatching(/^kill-pane: access not allowed: .* is not the stand-in teamux wrote \(it was rewritten/) });
+    // Putting the original back does not make it trusted again; queries still answer.
+    writeFileSync(shim, original);
+    expect(await tmux('lead', ['kill-pane', '-t', '%1'])).toMatchObject({ code: 1, out: expect.stringMatching(/is not the stand-in teamux wrote/) });
+    expect(await tmux('lead', ['display-message', '-p', '#{pane_id}'])).toEqual({ out: '%0\n', code: 0 });
+    expect(log()).toMatch(/warn .*tmux stand-in: .* is not the stand-in teamux wrote/);
+  });
+});
 
 describe.each([['perl', true], ['node', false]] as const)('the stand-in checks who calls it (%s client)', (_name, perl) => {
   it.skipIf(perl && !PERL)('caller-gate.a-teammate-pane-cannot-act-as-the-lead-and-the-lead-can', async () => {

@@ -9,7 +9,10 @@
 import { appendFileSync, chmodSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claudeSettings, hookCommand, type ClaudeMemberContext } from '../../../src/agents/claude/launch.js';
+import { claudeSettings, hookCommand, type ClaudeMemberContext, type PerlScript } from '../../../src/agents/claude/launch.js';
+import { verifiedPerl } from '../../../src/agents/claude/exec-check.js';
+import { shellQuote } from '../../../src/host/tmux/quote.js';
+import { scriptDigest } from '../../../src/store/exec-folder.js';
 import { perlHookScript } from '../../../src/agents/claude/hook-perl.js';
 import { readClaudeActivity, swapClaudeBudget } from '../../../src/store/claude.js';
 import { PERL, runHook } from '../../helpers/hook-shell.js';
@@ -30,8 +33,9 @@ describe.skipIf(!PERL)('the Perl StatusLine and PreToolUse hooks', () => {
     const script = path.join(t.dir, '..', 'hooks');
     writeFileSync(script, perlHookScript(PERL, process.execPath, BIN));
     chmodSync(script, 0o700);
-    const ctx = (member: string, perl: boolean): ClaudeMemberContext => ({ member, teamDir: t.dir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 60, ...(perl ? { perlHooks: { perl: PERL, script } } : {}) });
-    expect(hookCommand(ctx('amy', true), 'StatusLine')).toBe(`${PERL} ${script} hook StatusLine --as amy --team-dir ${t.dir}`);
+    const hooks = { perl: PERL, file: script, sha256: scriptDigest(perlHookScript(PERL, process.execPath, BIN)) };
+    const ctx = (member: string, perl: boolean): ClaudeMemberContext => ({ member, teamDir: t.dir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 60, ...(perl ? { perlHooks: hooks } : {}) });
+    expect(hookCommand(ctx('amy', true), 'StatusLine')).toBe(`${verifiedPerl(PERL, hooks, 1).map(shellQuote).join(' ')} hook StatusLine --as amy --team-dir ${t.dir}`);
     expect((claudeSettings(ctx('amy', true)).statusLine as { command: string }).command).toBe(hookCommand(ctx('amy', true), 'StatusLine'));
     const transcript = path.join(t.dir, '..', 'transcript.jsonl');
     writeFileSync(transcript, response('m1', 100, 20) + response('m1', 100, 20) + '{"type":"user","message":{"content":"hi"}}\n' + response('m2', 5, 7));
@@ -77,10 +81,12 @@ describe.skipIf(!PERL)('the Perl StatusLine and PreToolUse hooks', () => {
     writeFileSync(script, perlHookScript(PERL, process.execPath, BIN));
     chmodSync(fastOnly, 0o700);
     chmodSync(script, 0o700);
-    const ctx = (file: string): ClaudeMemberContext => ({ member: 'amy', teamDir: t.dir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 60, perlHooks: { perl: PERL, script: file } });
+    const scripts = new Map([[fastOnly, perlHookScript(PERL, '/nonexistent/node', BIN)], [script, perlHookScript(PERL, process.execPath, BIN)]]);
+    const perlOf = (file: string): PerlScript => ({ perl: PERL, file, sha256: scriptDigest(scripts.get(file)!) });
+    const ctx = (file: string): ClaudeMemberContext => ({ member: 'amy', teamDir: t.dir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 60, perlHooks: perlOf(file) });
     const settings = claudeSettings(ctx(script)) as { hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>> };
     expect(settings.hooks.PreToolUse![0]!.matcher).toBe('*');
-    expect(settings.hooks.PreToolUse![0]!.hooks[0]!.command).toBe(`${PERL} ${script} hook PreToolUse --as amy --team-dir ${t.dir}`);
+    expect(settings.hooks.PreToolUse![0]!.hooks[0]!.command).toBe(`${verifiedPerl(PERL, perlOf(script), 2).map(shellQuote).join(' ')} hook PreToolUse --as amy --team-dir ${t.dir}`);
     const tool = (name: string, transcript = '/nonexistent'): string => JSON.stringify({ session_id: 's', transcript_path: transcript, tool_name: name, tool_input: { file_path: '/tmp/x' } });
 
     // No budget, a tool no gate concerns: no objection, from Perl alone.

@@ -6,6 +6,7 @@
 // screen's signed approval is on record.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { scriptDigest } from '../../../src/store/exec-folder.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { perlHookScript } from '../../../src/agents/claude/hook-perl.js';
 import { claudeSettings, demoClaudeJson } from '../../../src/agents/claude/launch.js';
@@ -48,7 +49,7 @@ describe.skipIf(!CLAUDE)('the plan gate with the real Claude Code binary', () =>
     const hooks = path.join(root, 'hooks');
     if (PERL) writeFileSync(hooks, perlHookScript(PERL, process.execPath, BIN), { mode: 0o700 });
     const settings = path.join(root, 'settings.json');
-    writeFileSync(settings, JSON.stringify(claudeSettings({ member: 'bob', teamDir: t.dir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 60, ...(PERL ? { perlHooks: { perl: PERL, script: hooks } } : {}) })));
+    writeFileSync(settings, JSON.stringify(claudeSettings({ member: 'bob', teamDir: t.dir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 60, ...(PERL ? { perlHooks: { perl: PERL, file: hooks, sha256: scriptDigest(perlHookScript(PERL, process.execPath, BIN)) } } : {}) })));
     const before = path.join(root, 'before-approval.txt');
     const after = path.join(root, 'after-approval.txt');
     const monitor = (file: string) => ({ tool_use: { name: 'Monitor', input: { description: 'watch a file', timeout_ms: 5000, command: `touch ${file}` } } });

@@ -9,6 +9,9 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hookCommand, stopHookEntry } from '../../../src/agents/claude/launch.js';
 import { perlStopScript } from '../../../src/agents/claude/stop-perl.js';
+import { verifiedPerl } from '../../../src/agents/claude/exec-check.js';
+import { shellQuote } from '../../../src/host/tmux/quote.js';
+import { scriptDigest } from '../../../src/store/exec-folder.js';
 import { readClaudeActivity } from '../../../src/store/claude.js';
 import { PERL, runHook } from '../../helpers/hook-shell.js';
 import { BIN, makeTeam, waitFor } from '../../helpers/team.js';
@@ -24,8 +27,9 @@ describe.skipIf(!PERL)('the Perl Stop hook', () => {
     const script = path.join(t.dir, '..', 'stop-hook');
     writeFileSync(script, perlStopScript(PERL, process.execPath, stopHookEntry(BIN), BIN));
     chmodSync(script, 0o700);
-    const command = (member: string): string => hookCommand({ member, teamDir: t.dir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 60, perlStop: { perl: PERL, script } }, 'Stop');
-    expect(command('amy')).toBe(`${PERL} ${script} hook Stop --as amy --team-dir ${t.dir}`);
+    const stop = { perl: PERL, file: script, sha256: scriptDigest(perlStopScript(PERL, process.execPath, stopHookEntry(BIN), BIN)) };
+    const command = (member: string): string => hookCommand({ member, teamDir: t.dir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 60, perlStop: stop }, 'Stop');
+    expect(command('amy')).toBe(`${verifiedPerl(PERL, stop, 1).map(shellQuote).join(' ')} hook Stop --as amy --team-dir ${t.dir}`);
     const input = (last: string): string => JSON.stringify({ hook_event_name: 'Stop', session_id: 's1', transcript_path: '/nonexistent', stop_hook_active: false, last_assistant_message: last });
 
     // A message waits: the node entry hands it over (Claude keeps going).

@@ -11,6 +11,7 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
+import { scriptDigest } from '../../../src/store/exec-folder.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HookInput } from '../../../src/agents/claude/hook-answers.js';
 import { hookCommand, stopHookEntry } from '../../../src/agents/claude/launch.js';
@@ -48,7 +49,7 @@ beforeAll(async () => {
   forms = {
     full: `${process.execPath} ${BIN} hook PreToolUse --as amy --team-dir ${team.dir}`,
     cjs: cjs.replace(stopHookEntry(BIN), path.join(alone, 'stop-fast.cjs')),
-    perl: PERL ? hookCommand({ ...ctx, perlHooks: { perl: PERL, script } }, 'PreToolUse') : null,
+    perl: PERL ? hookCommand({ ...ctx, perlHooks: { perl: PERL, file: script, sha256: scriptDigest(perlHookScript(PERL, '/nonexistent/node', BIN)) } }, 'PreToolUse') : null,
   };
 });
 afterAll(async () => team?.cleanup());

@@ -10,6 +10,7 @@ import type { Socket } from 'node:net';
 import { callerOf, diagPeers, realProc, ssTable, tablePeers, type PaneRoot, type PeerSource, type ProcReader } from '../../../host/socket-caller.js';
 import { SockDiag } from '../../../host/sock-diag.js';
 import { changeOf, permit } from './caller-policy.js';
+import { ShimIntegrity } from './shim-integrity.js';
 import type { ShimAnswer } from './exec.js';
 
 /** What the gate needs from the bridge that serves the socket. */
@@ -23,6 +24,8 @@ export interface GateOptions {
   say(text: string): void;
   proc?: ProcReader;
   peers?: PeerSource;
+  /** The stand-in's file, whose changes make every later change refused (shim-integrity.ts). */
+  shim?: string;
 }
 
 /** Let the command in, as from `pane`; or the answer that refuses it. */
@@ -34,9 +37,14 @@ export class CallerGate {
   private readonly peers: PeerSource;
   /** The kernel's sock_diag, asked through one long-lived helper (null when the options gave `peers`). */
   private readonly diag: SockDiag | null = null;
+  private readonly integrity: ShimIntegrity | null;
 
   constructor(private readonly opts: GateOptions) {
     this.proc = opts.proc ?? realProc;
+    this.integrity = opts.shim ? new ShimIntegrity(opts.shim, (why) => {
+      opts.log.warn(`tmux stand-in: ${why}`);
+      opts.say('tmux stand-in: it was rewritten; pane changes through it are refused (see teamux.log)');
+    }) : null;
     if (opts.peers) {
       this.peers = opts.peers;
     } else {
@@ -50,6 +58,8 @@ export class CallerGate {
   async admit(socket: Socket, argv: readonly string[], claimed: string | null, claimedPid: number | null = null): Promise<Admission> {
     const cmd = changeOf(argv);
     if (!cmd) return { pane: claimed };
+    const tampered = this.integrity?.problem();
+    if (tampered) return { refused: { out: '', err: `${cmd.name}: access not allowed: ${tampered}\n`, code: 1, notes: [] } };
     const t0 = Date.now();
     const fd = socketFd(socket);
     const caller = fd === null
@@ -70,6 +80,7 @@ export class CallerGate {
 
   /** Stop the sock_diag helper. */
   dispose(): void {
+    this.integrity?.dispose();
     this.diag?.dispose();
   }
 }
