@@ -55,7 +55,7 @@ export function scrubSecrets<T>(value: T, secrets: readonly string[]): T {
 
 /** Load a transcript: null when there is none; a problem when it cannot be used (the file is moved aside). */
 export async function loadTranscript(file: string): Promise<{ ok: true; transcript: Transcript | null } | { ok: false; problem: string }> {
-  const text = await readText(file);
+  const text = await readText(file, 'log');
   if (text === undefined) return { ok: true, transcript: null };
   const json = parseJson(file, text);
   const parsed = json.ok ? TranscriptFile.safeParse(json.value) : null;

@@ -41,15 +41,20 @@ export async function runCli(argv: string[], raw: CliContext): Promise<number> {
     ctx.out('teamux 0.1.0');
     return 0;
   }
-  // The plain `inbox read` an agent runs all the time takes a short path that loads no zod (cli/inbox-fast.ts).
-  if (name === 'inbox' && !rest.includes('--help') && !rest.includes('-h')) {
-    const code = await (await import('./inbox-fast.js')).inboxReadFast(rest, ctx);
-    if (code !== null) return code;
-  }
-  // So does `task claim`, the call a member makes each time it looks for work (cli/task-claim-fast.ts).
-  if (name === 'task' && rest[0] === 'claim' && !rest.includes('--help') && !rest.includes('-h')) {
-    const code = await (await import('./task-claim-fast.js')).taskClaimFast(rest.slice(1), ctx);
-    if (code !== null) return code;
+  try {
+    // The plain `inbox read` an agent runs all the time takes a short path that loads no zod (cli/inbox-fast.ts).
+    if (name === 'inbox' && !rest.includes('--help') && !rest.includes('-h')) {
+      const code = await (await import('./inbox-fast.js')).inboxReadFast(rest, ctx);
+      if (code !== null) return code;
+    }
+    // So does `task claim`, the call a member makes each time it looks for work (cli/task-claim-fast.ts).
+    if (name === 'task' && rest[0] === 'claim' && !rest.includes('--help') && !rest.includes('-h')) {
+      const code = await (await import('./task-claim-fast.js')).taskClaimFast(rest.slice(1), ctx);
+      if (code !== null) return code;
+    }
+  } catch (err) {
+    // A refusal on the short path (a planted file, a busy lock) reads as the full verb's would.
+    return await verbError(err, rest, ctx);
   }
   const entry = verbs.find((v) => v.name === name);
   if (!entry) {
@@ -69,26 +74,31 @@ export async function runCli(argv: string[], raw: CliContext): Promise<number> {
     ({ argv: rest, ctx } = storeOptions(given, ctx));
     return await verb.run(ctx, rest);
   } catch (err) {
-    const [{ LockBusyError }, { UnsafePathError }, { UsageError, EXIT_REFUSED }] = await Promise.all([import('../store/lock.js'), import('../store/fsx.js'), import('./context.js')]);
-    if (err instanceof LockBusyError) {
-      if (rest.includes('--json')) ctx.out(JSON.stringify({ ok: false, reason: 'timeout', message: err.message }));
-      ctx.err(`teamux: refused (timeout): ${err.message}`);
-      return EXIT_REFUSED;
-    }
-    if (err instanceof UnsafePathError) {
-      if (rest.includes('--json')) ctx.out(JSON.stringify({ ok: false, reason: 'unsafe_path', message: err.message, path: err.path, hint: err.hint }));
-      ctx.err(`teamux: refused: ${err.message}\n  hint: ${err.hint}`);
-      return EXIT_BAD_INPUT;
-    }
-    if (err instanceof UsageError) {
-      if (rest.includes('--json')) ctx.out(JSON.stringify({ ok: false, error: err.message, hint: err.hint }));
-      ctx.err(`teamux: ${err.message}${err.hint ? `\n  hint: ${err.hint}` : ''}`);
-      return EXIT_BAD_INPUT;
-    }
-    throw err;
+    return await verbError(err, rest, ctx);
   } finally {
     await closeStores(ctx);
   }
+}
+
+/** A verb's thrown error as the exit code and lines it means (a bug is thrown on). */
+async function verbError(err: unknown, rest: string[], ctx: CliContext): Promise<number> {
+  const [{ LockBusyError }, { UnsafePathError }, { UsageError, EXIT_REFUSED }] = await Promise.all([import('../store/lock.js'), import('../store/fsx.js'), import('./context.js')]);
+  if (err instanceof LockBusyError) {
+    if (rest.includes('--json')) ctx.out(JSON.stringify({ ok: false, reason: 'timeout', message: err.message }));
+    ctx.err(`teamux: refused (timeout): ${err.message}`);
+    return EXIT_REFUSED;
+  }
+  if (err instanceof UnsafePathError) {
+    if (rest.includes('--json')) ctx.out(JSON.stringify({ ok: false, reason: 'unsafe_path', message: err.message, path: err.path, hint: err.hint }));
+    ctx.err(`teamux: refused: ${err.message}\n  hint: ${err.hint}`);
+    return EXIT_BAD_INPUT;
+  }
+  if (err instanceof UsageError) {
+    if (rest.includes('--json')) ctx.out(JSON.stringify({ ok: false, error: err.message, hint: err.hint }));
+    ctx.err(`teamux: ${err.message}${err.hint ? `\n  hint: ${err.hint}` : ''}`);
+    return EXIT_BAD_INPUT;
+  }
+  throw err;
 }
 
 /**

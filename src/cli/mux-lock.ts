@@ -27,7 +27,7 @@ export function muxFile(store: TeamStore): string {
 
 /** Read the owner record if its process is alive. */
 export async function liveMux(store: TeamStore): Promise<MuxRecord | null> {
-  const text = await readText(muxFile(store));
+  const text = await readText(muxFile(store), 'record');
   if (text === undefined) return null;
   const json = parseJson(muxFile(store), text);
   if (!json.ok) return null;
@@ -49,7 +49,7 @@ export async function claimMuxLock(store: TeamStore, backend: 'pty' | 'tmux'): P
   return {
     ok: true,
     release: async () => {
-      const text = await readText(muxFile(store));
+      const text = await readText(muxFile(store), 'record');
       if (text && text.includes(`"pid": ${process.pid},`)) await fsp.rm(muxFile(store), { force: true });
     },
   };
@@ -91,7 +91,7 @@ export async function detachMux(store: TeamStore, other: MuxRecord, why: string,
 
 /** Why this TUI was asked to let go (and forget the note), or null when nobody asked. */
 export async function takeDetachNote(store: TeamStore): Promise<string | null> {
-  const text = await readText(noteFile(store));
+  const text = await readText(noteFile(store), 'record');
   if (text === undefined) return null;
   const json = parseJson(noteFile(store), text);
   const note = json.ok ? (json.value as Partial<DetachNote>) : null;

@@ -162,7 +162,7 @@ export class FolderShared implements SharedState {
 
   async readRaw(): Promise<RawConfig | undefined> {
     const file = this.paths.config;
-    const text = await readText(file).catch((err: Error) => err);
+    const text = await readText(file, 'roster').catch((err: Error) => err);
     if (text instanceof UnsafePathError) return { ok: false, message: text.message, hint: text.hint };
     if (text instanceof Error) return { ok: false, message: `cannot read ${file}: ${text.message}`, hint: 'check the folder permissions' };
     if (text === undefined) return undefined;

@@ -6,6 +6,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import { pidAlive, processStartTime } from './liveness.js';
+import { readText } from './fsx.js';
 
 /** Who holds the lock. */
 export interface BridgeHolder {
@@ -15,7 +16,7 @@ export interface BridgeHolder {
 
 /** The live holder recorded in `file`, or null. */
 export async function bridgeHolder(file: string): Promise<BridgeHolder | null> {
-  const text = await fsp.readFile(file, 'utf8').catch(() => '');
+  const text = await readText(file, 'record').catch(() => undefined) ?? '';
   const [pid, start] = text.trim().split(' ').map(Number);
   if (!pid || !Number.isInteger(pid)) return null;
   const holder = { pid, pidStart: Number.isFinite(start) && start! > 0 ? start! : null };
@@ -31,7 +32,7 @@ export async function claimBridgeLock(file: string): Promise<{ ok: true; release
       return {
         ok: true,
         release: async () => {
-          if ((await fsp.readFile(file, 'utf8').catch(() => '')) === mine) await fsp.rm(file, { force: true });
+          if ((await readText(file, 'record').catch(() => undefined) ?? '') === mine) await fsp.rm(file, { force: true });
         },
       };
     } catch (err) {

@@ -6,9 +6,10 @@
  * becomes a problem line, never an exception. Messages whose text is itself a JSON object
  * (idle_notification, plan_approval_request, shutdown_request…) are given that object's type.
  */
-import { promises as fsp, readdirSync, readFileSync } from 'node:fs';
+import { promises as fsp, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { z } from '../protocol/zod.js';
+import { readText, readTextSync } from './fsx.js';
 
 /** A member as Claude Code's config.json lists it. */
 export interface ClaudeTeamMember {
@@ -115,12 +116,14 @@ export function claudeTeamDirs(home: string): { teams: string; tasks: string } {
 }
 
 async function readJson(file: string): Promise<{ ok: true; value: unknown } | { ok: false; problem: string } | null> {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await fsp.readFile(file, 'utf8');
+    // Written by Claude Code and its teammates: no link, no FIFO, nothing over the cap (store/fsx.ts).
+    text = await readText(file, 'log');
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : { ok: false, problem: `${file}: ${(err as Error).message}` };
+    return { ok: false, problem: (err as Error).message };
   }
+  if (text === undefined) return null;
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch {
@@ -182,13 +185,14 @@ export function readClaudeInboxesSync(home: string, team: string, name: string |
   }
   for (const f of files) {
     const file = path.join(dir, f);
-    let text: string;
+    let text: string | undefined;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readTextSync(file, 'log');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') out.problems.push(`${file}: ${(err as Error).message}`);
+      out.problems.push((err as Error).message);
       continue;
     }
+    if (text === undefined) continue;
     let value: unknown;
     try {
       value = JSON.parse(text) as unknown;

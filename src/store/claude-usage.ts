@@ -6,10 +6,11 @@
  * each transcript was read (its byte offset, and the ids of the latest responses, since one response
  * is written as several lines) is kept in `usage/<member>.claude-sync.json`.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import * as path from 'node:path';
 import { z } from '../protocol/zod.js';
 import { appendLines, ensureDir, parseJson, readText, writeJson } from './fsx.js';
+import { openRegularSync } from '../store/read-regular.cjs';
 import { withLock } from './lock.js';
 import { safeName, type TeamPaths } from './paths.js';
 import { UsageRecord } from './usage.js';
@@ -51,7 +52,7 @@ export function transcriptUsageRecords(text: string, seen: Set<string>, price: P
 }
 
 async function readState(file: string): Promise<SyncState> {
-  const text = await readText(file).catch(() => undefined);
+  const text = await readText(file, 'record').catch(() => undefined);
   const json = text ? parseJson(file, text) : null;
   const parsed = json?.ok ? SyncState.safeParse(json.value) : null;
   return parsed?.success ? parsed.data : { files: {}, ids: [] };
@@ -61,7 +62,10 @@ async function readState(file: string): Promise<SyncState> {
 function readLinesFrom(file: string, offset: number): { text: string; end: number } {
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    // No link, no FIFO (a planted one must not hang the screen): a regular file, or nothing read.
+    const opened = openRegularSync(file);
+    if (typeof opened !== 'number') return { text: '', end: offset };
+    fd = opened;
   } catch {
     return { text: '', end: offset };
   }

@@ -72,7 +72,7 @@ export type ClaudeActivity = z.infer<typeof ClaudeActivity>;
 /** Read a member's activity record; undefined when there is none (or it cannot be read). */
 export async function readClaudeActivity(paths: TeamPaths, member: string): Promise<ClaudeActivity | undefined> {
   const file = paths.claudeActivity(member);
-  const text = await readText(file).catch(() => undefined);
+  const text = await readText(file, 'record').catch(() => undefined);
   if (text === undefined) return undefined;
   const json = parseJson(file, text);
   if (!json.ok) return undefined;

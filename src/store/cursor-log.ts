@@ -118,7 +118,7 @@ export function cursorRecord(c: Cursor, ids: { add: string[] } | { seen: string[
  * file of at most its snapshot plus COMPACT_SLACK is read in one call, cheaper than the thread pool's round trips.
  */
 export async function readCursorFile(file: string): Promise<StoredCursor> {
-  const text = readTextSync(file);
+  const text = readTextSync(file, 'record');
   return text === undefined ? NONE : parseCursorLog(text);
 }
 

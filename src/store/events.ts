@@ -10,7 +10,7 @@ import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { EventType, TeamEvent } from '../protocol/types.js';
 import type { EventFeed, EventStore } from './backend.js';
-import { appendLine, openForRead, readText, type FileProblem } from './fsx.js';
+import { appendLine, openForRead, READ_CAPS, readEnd, readText, type FileProblem } from './fsx.js';
 import { sealedSeqs, sealIfFull, segmentPath, sizeOf, type SegmentSpec } from './segments.js';
 
 /** The size at which events.jsonl is sealed into a segment ($TEAMUX_EVENTS_SEGMENT_BYTES overrides it, for every writer that has it). */
@@ -54,7 +54,7 @@ export class EventLog implements EventStore {
     let count = 0;
     // Newest first, stopping once `limit` lines are in hand.
     for (const file of files.reverse()) {
-      const text = await readText(file).catch(() => undefined);
+      const text = await readText(file, 'log').catch(() => undefined);
       if (text === undefined) continue;
       const lines = text.split('\n');
       // The last piece is empty, or a line still being written: not complete yet.
@@ -238,10 +238,13 @@ async function readLines(fh: FileHandle, file: string, offset: number, size: num
   if (size <= offset) return { events: [], problems: [], next: offset, bytes: 0 };
   const cut = offset === 0 ? Math.max(0, size - startBytes) : offset;
   const from = cut > 0 && offset === 0 ? cut - 1 : cut;
-  const buf = Buffer.alloc(size - from);
+  // At most READ_CAPS.log bytes at once (the rest is read on the next call).
+  const buf = Buffer.alloc(readEnd(from, size) - from);
   const { bytesRead } = await fh.read(buf, 0, buf.length, from);
   let text = buf.subarray(0, bytesRead);
   const end = text.lastIndexOf(0x0a);
+  // A line longer than that (planted by hand) is passed over, so that it cannot stop the log for good.
+  if (end < 0 && bytesRead === READ_CAPS.log) return { events: [], problems: [{ path: file, message: `a line longer than ${READ_CAPS.log} bytes was skipped` }], next: from + bytesRead, bytes: bytesRead };
   if (end < 0) return { events: [], problems: [], next: offset, bytes: bytesRead };
   const next = from + end + 1;
   text = text.subarray(0, end);

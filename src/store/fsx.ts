@@ -9,10 +9,13 @@
  * files are opened with O_NOFOLLOW, the folder a file sits in must be a real folder (lstat), and a
  * rename onto a link is refused. The team folder itself is resolved (realpath) when a store opens it.
  */
-import { closeSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, promises as fsp, readFileSync, readSync, renameSync, rmSync, statSync, constants as fsc, writeSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, promises as fsp, readSync, renameSync, rmSync, statSync, constants as fsc, writeSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { pidAlive, processStartTime } from './liveness.js';
+import { openRegularSync, READ_CAPS, readRegularSync, refusalText, type ReadKind, type ReadRefusal } from '../store/read-regular.cjs';
 import { redact } from './redact.js';
+
+export { READ_CAPS, type ReadKind } from '../store/read-regular.cjs';
 
 export const DIR_MODE = 0o700;
 export const FILE_MODE = 0o600;
@@ -22,7 +25,7 @@ const NOFOLLOW = fsc.O_NOFOLLOW;
 export class UnsafePathError extends Error {
   readonly hint: string;
   constructor(readonly path: string, what: string) {
-    super(`${path} ${what}; teamux does not follow links in the team folder`);
+    super(`${path} ${what}; teamux neither follows links nor reads special files in the team folder`);
     this.hint = `remove it (rm ${JSON.stringify(path)}) and run the command again; someone with access to the folder planted it`;
   }
 }
@@ -61,19 +64,36 @@ function linkRefused(file: string, err: unknown): unknown {
   return err;
 }
 
-/** Open a file for reading without following a link in its name or its folder. */
+/** Turn a reader's refusal into the UnsafePathError that names the file. */
+function refused(file: string, r: ReadRefusal): UnsafePathError {
+  return r.why === 'large' ? new FileTooLargeError(file, refusalText(r)) : new UnsafePathError(file, refusalText(r));
+}
+
+/** A team file over the size cap of its kind (READ_CAPS): refused, never read. */
+export class FileTooLargeError extends UnsafePathError {
+  constructor(path: string, what: string) {
+    super(path, what);
+    this.message = `${path} ${what}`;
+    Object.assign(this, { hint: `someone with access to the team folder made it this large; remove it (rm ${JSON.stringify(path)}) or restore it from a good copy` });
+  }
+}
+
+/**
+ * Open a file for reading without following a link in its name or its folder, and only a regular
+ * file (O_NONBLOCK: a planted FIFO must not hang the reader). For files read on from an offset
+ * (logs); a file read whole goes through readText / readTextSync, which also cap its size.
+ */
 export async function openForRead(file: string): Promise<fsp.FileHandle> {
   checkFolderSync(path.dirname(file));
   let fh: fsp.FileHandle;
   try {
-    // O_NONBLOCK: a planted FIFO must not hang the reader (regular files ignore the flag).
     fh = await fsp.open(file, fsc.O_RDONLY | NOFOLLOW | fsc.O_NONBLOCK);
   } catch (err) {
     throw linkRefused(file, err);
   }
   if (!(await fh.stat()).isFile()) {
     await fh.close();
-    throw new UnsafePathError(file, 'is not a regular file');
+    throw new UnsafePathError(file, refusalText({ why: 'special' }));
   }
   return fh;
 }
@@ -81,35 +101,27 @@ export async function openForRead(file: string): Promise<fsp.FileHandle> {
 /** openForRead's synchronous form: a file descriptor to close with closeSync (ENOENT is thrown as it is). */
 export function openForReadSync(file: string): number {
   checkFolderSync(path.dirname(file));
-  let fd: number;
-  try {
-    fd = openSync(file, fsc.O_RDONLY | NOFOLLOW | fsc.O_NONBLOCK);
-  } catch (err) {
-    throw linkRefused(file, err);
-  }
-  if (!fstatSync(fd).isFile()) {
-    closeSync(fd);
-    throw new UnsafePathError(file, 'is not a regular file');
-  }
+  const fd = openRegularSync(file);
+  if (fd === undefined) throw Object.assign(new Error(`ENOENT: no such file, open '${file}'`), { code: 'ENOENT' });
+  if (typeof fd !== 'number') throw refused(file, fd);
   return fd;
 }
 
-/** Read a small file synchronously, with the same refusals as openForRead; undefined when missing. */
-export function readTextSync(file: string): string | undefined {
+/**
+ * Read a team file whole, synchronously: no link, a regular file only, at most READ_CAPS[kind]
+ * bytes (store/read-regular.cts); undefined when missing, UnsafePathError naming it otherwise.
+ */
+export function readTextSync(file: string, kind: ReadKind): string | undefined {
   checkFolderSync(path.dirname(file));
-  let fd: number;
-  try {
-    fd = openSync(file, fsc.O_RDONLY | NOFOLLOW | fsc.O_NONBLOCK);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw linkRefused(file, err);
-  }
-  try {
-    if (!fstatSync(fd).isFile()) throw new UnsafePathError(file, 'is not a regular file');
-    return readFileSync(fd, 'utf8');
-  } finally {
-    closeSync(fd);
-  }
+  const r = readRegularSync(file, kind);
+  if (r === undefined) return undefined;
+  if ('text' in r) return r.text;
+  throw refused(file, r);
+}
+
+/** The end of what a reader of a log takes at once from `offset` (at most READ_CAPS.log bytes). */
+export function readEnd(offset: number, size: number): number {
+  return Math.min(size, offset + READ_CAPS.log);
 }
 
 /** The names in a folder (empty when it does not exist); the folder must be a real one. */
@@ -314,8 +326,8 @@ export interface FileProblem {
   message: string;
 }
 
-/** Read a file as text; undefined when it does not exist. A link is refused (UnsafePathError). */
-export async function readText(file: string): Promise<string | undefined> {
+/** readTextSync through the thread pool: the same refusals and cap. */
+export async function readText(file: string, kind: ReadKind): Promise<string | undefined> {
   let fh: fsp.FileHandle;
   try {
     fh = await openForRead(file);
@@ -324,7 +336,24 @@ export async function readText(file: string): Promise<string | undefined> {
     throw err;
   }
   try {
-    return await fh.readFile('utf8');
+    const cap = READ_CAPS[kind];
+    const { size } = await fh.stat();
+    if (size > cap) throw refused(file, { why: 'large', size, cap });
+    // Read to the end (a file that grew after the stat is read whole), but never past the cap.
+    let buf = Buffer.allocUnsafe(size + 1);
+    let got = 0;
+    for (;;) {
+      if (got === buf.length) {
+        if (got > cap) throw refused(file, { why: 'large', size: got, cap });
+        const more = Buffer.allocUnsafe(Math.min(cap + 1, buf.length * 2));
+        buf.copy(more, 0, 0, got);
+        buf = more;
+      }
+      const { bytesRead } = await fh.read(buf, got, buf.length - got, null);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return buf.toString('utf8', 0, got);
   } finally {
     await fh.close();
   }

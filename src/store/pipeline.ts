@@ -62,7 +62,7 @@ export class PipelineStore {
     await ensureDir(this.dir);
     await writeJson(this.settingsFile, PipelineSettings.parse({ version: 1, ...settings }));
     await this.locked(async () => {
-      if ((await readText(this.stateFile)) !== undefined) return;
+      if ((await readText(this.stateFile, 'record')) !== undefined) return;
       const s = await this.settings();
       const state = initialState(new Date().toISOString());
       await this.createTasks([planTask(s)], 'teamux', s);
@@ -305,7 +305,7 @@ export class PipelineStore {
   }
 
   private async readFile<T>(file: string, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }): Promise<Outcome<T>> {
-    const text = await readText(file);
+    const text = await readText(file, 'record');
     if (text === undefined) return refuse('not_found', `${file} does not exist: this team is not a pipeline`);
     const json = parseJson(file, text);
     if (!json.ok) return refuse('not_found', `${file} cannot be read: ${json.problem.message}`);

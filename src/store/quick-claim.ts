@@ -132,7 +132,7 @@ class QuickClaim {
     if (this.me.status === 'working' || this.me.status === 'stopping') return;
     // TeamStore.updateMember: the member's record changed under the config lock, team.json rewritten whole.
     const changed = await withDirLock(this.paths.config, async () => {
-      const text = readTextSync(this.paths.config);
+      const text = readTextSync(this.paths.config, 'roster');
       const cfg = checkTeamConfig(text === undefined ? undefined : JSON.parse(text));
       // The task is claimed already: a team.json that went bad meanwhile is an error, as in TeamStore.config().
       if (!cfg) throw new Error(`${this.paths.config} changed while claiming and no longer reads as a team; run \`teamux team show\``);
@@ -172,7 +172,7 @@ class QuickClaim {
   private async readTask(id: string): Promise<{ task?: Task; problem?: FileProblem }> {
     let text: string | undefined;
     try {
-      text = readTextSync(this.paths.task(id));
+      text = readTextSync(this.paths.task(id), 'record');
     } catch (err) {
       if (err instanceof UnsafePathError) throw new FullPath();
       throw err;

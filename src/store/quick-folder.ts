@@ -25,7 +25,7 @@ export function quickFolder(dir: string): { paths: TeamPaths; config: unknown } 
     if (folderWarnings(real).length > 0) return null;
     // A NATS team's local folder (store/select.ts's STORE_MARKER): the full path opens the server.
     if (existsSync(path.join(real, 'store.json'))) return null;
-    const text = readTextSync(paths.config);
+    const text = readTextSync(paths.config, 'roster');
     if (text === undefined) return null;
     return { paths, config: JSON.parse(text) as unknown };
   } catch {

@@ -9,10 +9,10 @@
  * check, and a claimer then reads the index. A claim that trusted it notes its task in the index
  * here, without reading the index either. See docs/protocol.md §3.2.1.
  */
-import { closeSync, existsSync, constants as fsc, lstatSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, constants as fsc, lstatSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Task } from '../protocol/types.js';
-import { appendLines, checkFileSync, FILE_MODE, tempPathFor } from './fsx.js';
+import { appendLines, checkFileSync, FILE_MODE, readTextSync, tempPathFor } from './fsx.js';
 import type { TeamPaths } from './paths.js';
 import type { IndexEntry, ReadTask } from './task-index.js';
 
@@ -56,7 +56,7 @@ export function folderStamp(dir: string): string {
 export function trustedReadyList(paths: TeamPaths, maxScanAgeMs: number): ReadyList | null {
   let list: ReadyList;
   try {
-    list = JSON.parse(readFileSync(readyListFile(paths), 'utf8')) as ReadyList;
+    list = JSON.parse(readTextSync(readyListFile(paths), 'record') ?? 'null') as ReadyList;
     const st = statSync(path.join(paths.dir, 'task-index.jsonl'));
     if (!Array.isArray(list.index) || list.index[0] !== st.ino || list.index[1] !== st.size) return null;
   } catch {

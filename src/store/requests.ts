@@ -37,7 +37,7 @@ export class RequestBook implements RequestStore {
   async get(id: string): Promise<Outcome<ProtocolRequest>> {
     if (!/^req-[a-z0-9-]{4,64}$/.test(id)) return refuse('not_found', `"${id}" is not a request id (they look like req-…)`);
     const file = this.paths.request(id);
-    const text = await readText(file);
+    const text = await readText(file, 'record');
     if (text === undefined) return refuse('not_found', `request ${id} does not exist`);
     const json = parseJson(file, text);
     if (!json.ok) return refuse('not_found', `request ${id} cannot be read: ${json.problem.message}`);

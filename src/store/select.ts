@@ -4,10 +4,9 @@
  * (--team or TEAMUX_TEAM) and this machine keeps only a local folder for its log, transcripts and
  * spawn files. The NATS client is imported only when it is used.
  */
-import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { StoreBackend } from './backend.js';
-import { writeJson } from './fsx.js';
+import { readTextSync, writeJson } from './fsx.js';
 import type { TeamSpec } from './init.js';
 import type { TeamPaths } from './paths.js';
 import { teamDirFor } from './paths.js';
@@ -65,10 +64,15 @@ function withoutCredentials(url: string): string {
   return url.replace(/(\w+:\/\/)[^@/,]*@/g, '$1');
 }
 
-/** The marker of a local folder, or null when it has none (a folder team) or it is not one. */
+/**
+ * The marker of a local folder, or null when it has none (a folder team) or it is not one. A marker
+ * that is a link, a FIFO or too large is an UnsafePathError naming it (never followed, never waited on).
+ */
 export function readStoreMarker(dir: string): StoreMarker | null {
+  const text = readTextSync(path.join(dir, STORE_MARKER), 'record');
+  if (text === undefined) return null;
   try {
-    const m = JSON.parse(readFileSync(path.join(dir, STORE_MARKER), 'utf8')) as Partial<StoreMarker>;
+    const m = JSON.parse(text) as Partial<StoreMarker>;
     return typeof m.store === 'string' && isRemoteStore(m.store) && typeof m.team === 'string' && /^[a-z][a-z0-9_-]*$/.test(m.team) ? { store: m.store, team: m.team } : null;
   } catch {
     return null;

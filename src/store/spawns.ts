@@ -36,7 +36,7 @@ export class SpawnQueue {
     const out: QueuedSpawn[] = [];
     for (const name of names) {
       const file = path.join(dir, name);
-      const text = await readText(file);
+      const text = await readText(file, 'record');
       if (text === undefined) continue;
       const json = parseJson(file, text);
       const parsed = json.ok ? SpawnRequest.safeParse(json.value) : null;

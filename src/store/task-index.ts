@@ -12,11 +12,11 @@
  * exactly equal to the file, the ready list (store/ready-list.ts) is written from it, so a short-lived
  * claim need not parse this file. See docs/protocol.md §3.2.1.
  */
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, readdirSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Task } from '../protocol/types.js';
 import { boardState, type BoardTask } from './board-model.js';
-import { appendLines, atomicWrite, checkFolderSync, type FileProblem } from './fsx.js';
+import { appendLines, atomicWrite, checkFolderSync, openForReadSync, readEnd, type FileProblem } from './fsx.js';
 import type { TeamPaths } from './paths.js';
 import { fileId, folderStamp, READY_FIRST, readIndexEntry, SCAN_EVERY_MS, writeReadyList } from './ready-list.js';
 
@@ -150,13 +150,15 @@ export class BoardIndex {
   private catchUp(): void {
     let text: string;
     try {
-      const st = statSync(this.file);
-      if (st.ino !== this.ino || st.size < this.offset) this.resetCache(st.ino);
-      if (st.size === this.offset) return;
-      const buf = Buffer.alloc(st.size - this.offset);
-      const fd = openSync(this.file, 'r');
+      // No link, a regular file only, and at most READ_CAPS.log bytes at once (store/fsx.ts).
+      const fd = openForReadSync(this.file);
       let n: number;
+      let buf: Buffer;
       try {
+        const st = fstatSync(fd);
+        if (st.ino !== this.ino || st.size < this.offset) this.resetCache(st.ino);
+        if (st.size === this.offset) return;
+        buf = Buffer.alloc(readEnd(this.offset, st.size) - this.offset);
         n = readSync(fd, buf, 0, buf.length, this.offset);
       } finally {
         closeSync(fd);

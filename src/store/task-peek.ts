@@ -9,7 +9,7 @@ import type { TeamPaths } from './paths.js';
 /** Whether task `id` looks free to claim (pending, no owner); false for a missing or unreadable file. */
 export function looksClaimable(paths: TeamPaths, id: string): boolean {
   try {
-    const t = JSON.parse(readTextSync(paths.task(id)) ?? 'null') as { owner?: unknown; status?: unknown };
+    const t = JSON.parse(readTextSync(paths.task(id), 'record') ?? 'null') as { owner?: unknown; status?: unknown };
     return t.owner === null && t.status === 'pending';
   } catch {
     return false;

@@ -101,7 +101,7 @@ export class TaskBoard implements TaskStore {
     const file = this.paths.task(id);
     let text: string | undefined;
     try {
-      text = await readText(file);
+      text = await readText(file, 'record');
     } catch (err) {
       if (err instanceof UnsafePathError) return { problem: { path: file, message: err.message } };
       throw err;
@@ -356,7 +356,7 @@ export class TaskBoard implements TaskStore {
 
   /** True once any task id was handed out: the high-water mark exists. */
   async everHadTask(): Promise<boolean> {
-    return (await readText(this.paths.highWater)) !== undefined;
+    return (await readText(this.paths.highWater, 'record')) !== undefined;
   }
 
   /** Read a set of tasks into an index (missing or bad ones are left out). */
@@ -370,7 +370,7 @@ export class TaskBoard implements TaskStore {
 
   /** The highest id ever handed out; ids are never reused, even after a task file is deleted. */
   private async highWater(): Promise<number> {
-    const text = await readText(this.paths.highWater);
+    const text = await readText(this.paths.highWater, 'record');
     let mark = text === undefined ? NaN : Number.parseInt(text.trim(), 10);
     if (!Number.isInteger(mark) || mark < 0) {
       // No mark (or a mangled one): recover it from the files there are.

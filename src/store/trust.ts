@@ -39,7 +39,7 @@ export class TrustFiles {
   /** The answer to enrolment `id`, once the screen has written it. */
   async answer(id: string): Promise<EnrolmentAnswer | undefined> {
     const file = this.paths.enrolmentAnswer(id);
-    const text = await readText(file);
+    const text = await readText(file, 'record');
     if (text === undefined) return undefined;
     const json = parseJson(file, text);
     const parsed = json.ok ? EnrolmentAnswer.safeParse(json.value) : null;
@@ -62,7 +62,7 @@ export class TrustFiles {
   /** Read an enrolment file, or say why it is not one. */
   async read(id: string): Promise<Enrolment | string> {
     const file = this.paths.enrolment(id);
-    const text = await readText(file);
+    const text = await readText(file, 'record');
     const json = text === undefined ? null : parseJson(file, text);
     if (!json?.ok) return 'unreadable';
     const parsed = Enrolment.safeParse(json.value);

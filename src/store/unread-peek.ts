@@ -1,14 +1,15 @@
 /**
  * "Nothing unread" without the store: whether a member's own inbox cursor has every byte of its
  * inbox behind it, read from the cursor log's last whole record by a pattern (CURSOR_RECORD) and from
- * file sizes, with no JSON parse and no module beyond node:fs and node:path. The Stop hook's fast
+ * file sizes, with no JSON parse and no module beyond node:fs, node:path and the store's plain reader (read-regular.cts). The Stop hook's fast
  * forms decide by it: its one-file CommonJS entry bundles this file (agents/claude/stop-fast.cts),
  * and its Perl form is written from the same pattern and segment names (agents/claude/stop-perl.ts).
  * The store's own reading (cursor-log.ts, inbox.ts) is the full rule; test/store/cursor-log.test.ts
  * holds all three to the same answers. Any doubt is "not nothing": the full hook decides.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import * as path from 'node:path';
+import { readRegularSync } from '../store/read-regular.cjs';
 
 /**
  * A whole record of a cursor log (store/cursor-log.ts), position first; the ids are held to plain
@@ -42,11 +43,15 @@ function sizeOf(file: string): number {
  */
 export function nothingUnread(dir: string, member: string): boolean {
   const inboxes = path.join(dir, 'inboxes');
+  // No cursor: nothing read yet. One that cannot be read (a FIFO, a link, too large): the full hook decides.
+  const cursorFile = path.join(inboxes, `${member}.cursor.${member}.json`);
   let text = '';
   try {
-    text = readFileSync(path.join(inboxes, `${member}.cursor.${member}.json`), 'utf8');
+    const r = readRegularSync(cursorFile, 'record');
+    if (r && !('text' in r)) return false;
+    text = r?.text ?? '';
   } catch {
-    // No cursor: nothing read yet.
+    return false;
   }
   let seq = 1;
   let offset = 0;

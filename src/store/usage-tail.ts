@@ -8,7 +8,7 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import type { UsageLike } from '../protocol/budget.js';
-import { openForRead } from './fsx.js';
+import { openForRead, readEnd } from './fsx.js';
 import type { TeamPaths } from './paths.js';
 import { UsageRecord } from './usage.js';
 
@@ -57,7 +57,8 @@ export class UsageTail {
         this.records.delete(member);
       }
       if (size > pos.offset) {
-        const buf = Buffer.alloc(size - pos.offset);
+        // At most READ_CAPS.log bytes at once (a log made huge by hand costs no more memory than that).
+        const buf = Buffer.alloc(readEnd(pos.offset, size) - pos.offset);
         const { bytesRead } = await fh.read(buf, 0, buf.length, pos.offset);
         this.bytesRead += bytesRead;
         const end = buf.subarray(0, bytesRead).lastIndexOf(0x0a);

@@ -43,7 +43,7 @@ export async function recordUsage(paths: TeamPaths, member: string, record: Usag
 
 /** A member's usage records at or after `sinceMs` (all when omitted); bad lines are skipped. */
 export async function readUsage(paths: TeamPaths, member: string, sinceMs = 0): Promise<UsageRecord[]> {
-  const text = await readText(paths.usageLog(member)).catch(() => undefined);
+  const text = await readText(paths.usageLog(member), 'log').catch(() => undefined);
   if (!text) return [];
   const out: UsageRecord[] = [];
   for (const line of text.split('\n')) {
@@ -57,7 +57,7 @@ export async function readUsage(paths: TeamPaths, member: string, sinceMs = 0): 
 
 /** What a member spent over its life: its transcript's totals (an agent) or its activity record (Claude Code). */
 export async function recordedSpend(paths: TeamPaths, member: string): Promise<RecordedSpend> {
-  const text = await readText(paths.transcript(member)).catch(() => undefined);
+  const text = await readText(paths.transcript(member), 'log').catch(() => undefined);
   const json = text ? parseJson(paths.transcript(member), text) : null;
   const t = json?.ok ? TranscriptUsage.safeParse(json.value) : null;
   if (t?.success) return { source: 'transcript', model: t.data.model, ...t.data.usage, usd: null };

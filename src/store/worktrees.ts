@@ -21,7 +21,7 @@ export class WorktreeRecord {
 
   /** Read the book. */
   async read(): Promise<BookRead> {
-    const text = await readText(this.file);
+    const text = await readText(this.file, 'record');
     if (text === undefined) return { ok: true, book: null };
     const json = parseJson(this.file, text);
     if (!json.ok) return { ok: false, message: `${json.problem.path}: ${json.problem.message}` };

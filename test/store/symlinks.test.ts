@@ -105,12 +105,12 @@ describe('store symlinks', () => {
     symlinkSync(target, file);
     await expect(atomicWrite(file, '{}')).rejects.toThrow(/7\.json is a symbolic link/);
     await expect(appendLine(file, '{}')).rejects.toThrow(/is a symbolic link/);
-    await expect(readText(file)).rejects.toThrow(/is a symbolic link/);
+    await expect(readText(file, 'record')).rejects.toThrow(/is a symbolic link/);
     expect(readFileSync(target, 'utf8')).toBe('original\n');
     // A FIFO planted as a file neither hangs a reader nor takes an append.
     const fifo = path.join(dir, 'tasks', '8.json');
     execFileSync('mkfifo', [fifo]);
-    await expect(readText(fifo)).rejects.toThrow(/8\.json is not a regular file/);
+    await expect(readText(fifo, 'record')).rejects.toThrow(/8\.json is not a regular file/);
     await expect(appendLine(fifo, '{}')).rejects.toThrow(/8\.json is not a regular file/);
     // No temp file is left behind by the refused write.
     expect(readdirSync(path.join(dir, 'tasks')).filter((n) => n.endsWith('.tmp'))).toEqual([]);

@@ -17,6 +17,8 @@
  * Pure text; the same fallback as stop-perl.ts.
  */
 import { TOKEN_FIELDS } from '../../protocol/transcript-usage.js';
+import { deadlineRefusal, PRE_TOOL_DEADLINE_S } from './hook-deadline.js';
+import { perlSlurp } from './perl-read.js';
 import { CLAUDE_READ_ONLY_TOOLS } from './tool-gate.js';
 
 const perlString = (s: string): string => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -33,6 +35,8 @@ use JSON::PP ();
 use B ();
 use Time::HiRes ();
 use Fcntl qw(O_WRONLY O_CREAT O_EXCL O_NOFOLLOW);
+# PreToolUse refuses the tool on its own deadline, before Claude Code's timeout (which would run it).
+if (($ARGV[1] // '') eq 'PreToolUse') { $SIG{ALRM} = sub { print STDERR ${perlString(deadlineRefusal(PRE_TOOL_DEADLINE_S))}, "\\n"; exit 2; }; alarm(${PRE_TOOL_DEADLINE_S}); }
 my ($node, $bin) = (${perlString(node)}, ${perlString(teamuxBin)});
 # The plan gate's allowlist (src/agents/claude/tool-gate.ts): every other tool waits for an approved plan.
 my %READ_ONLY = map { $_ => 1 } (${readOnly});
@@ -48,6 +52,8 @@ sub full {
   if ($pid != 0) {
     close $w;
     open(STDIN, '<&', $r) or exit 1;
+    # The full hook keeps its own deadline (a pending alarm would kill it instead).
+    alarm(0);
     exec $node, $bin, @ARGV;
     exit 1;
   }
@@ -56,8 +62,7 @@ sub full {
   close $w;
   exit 0;
 }
-sub slurp { my $f = shift; open(my $h, '<', $f) or return ''; local $/; my $t = <$h>; close $h; return defined $t ? $t : ''; }
-# A real folder, not a link (a member must not redirect teamux's writes elsewhere).
+${perlSlurp()}# A real folder, not a link (a member must not redirect teamux's writes elsewhere).
 sub real_dir { my $d = shift; mkdir $d, 0700 unless -e $d; return -d $d && !-l $d; }
 
 my ($verb, $event, $as, $member, $dirflag, $dir, @rest) = @ARGV;
@@ -67,7 +72,7 @@ full() unless $member =~ /\\A[a-z][a-z0-9_-]{0,31}\\z/ && $dir =~ m{\\A/};
 my $json = JSON::PP->new->utf8;
 my $in = eval { $json->decode($input) };
 full() unless ref $in eq 'HASH';
-my $team = eval { $json->decode(slurp("$dir/team.json")) };
+my $team = eval { $json->decode(slurp("$dir/team.json", 'roster')) };
 full() unless ref $team eq 'HASH' && ref $team->{members} eq 'ARRAY';
 my ($me) = grep { ref $_ eq 'HASH' && defined $_->{name} && $_->{name} eq $member } @{$team->{members}};
 full() unless $me;
@@ -150,7 +155,7 @@ sub transcript_tokens {
   my $size = -s $h;
   return undef unless $size;
   my $state_file = "$dir/claude/$member/status-sync.json";
-  my $st = eval { $json->decode(slurp($state_file)) };
+  my $st = eval { $json->decode(slurp($state_file, 'record')) };
   $st = undef unless ref $st eq 'HASH' && defined $st->{file} && $st->{file} eq $path && ref $st->{ids} eq 'ARRAY'
     && defined $st->{offset} && $st->{offset} =~ /\\A\\d+\\z/ && $st->{offset} <= $size;
   $st ||= { file => $path, offset => 0, input => 0, output => 0, model => undef, ids => [] };
@@ -184,7 +189,7 @@ sub transcript_tokens {
 
 my $rec;
 with_lock($file, sub {
-  my $old = eval { $json->decode(slurp($file)) };
+  my $old = eval { $json->decode(slurp($file, 'record')) };
   my %next = (state => 'starting', ref $old eq 'HASH' ? %$old : ());
   $next{costUsd} = $cost + 0 if defined $cost;
   my $t = transcript_tokens();
@@ -194,7 +199,7 @@ with_lock($file, sub {
   write_atomic($file, JSON::PP->new->utf8->pretty->encode(\\%next)) and $rec = \\%next;
 });
 # Not recorded (the lock stayed busy): the line from the record as it is.
-$rec ||= eval { $json->decode(slurp($file)) };
+$rec ||= eval { $json->decode(slurp($file, 'record')) };
 $rec = {} unless ref $rec eq 'HASH';
 my $state = defined $rec->{state} && !ref $rec->{state} ? $rec->{state} : 'starting';
 my @parts = ("teamux $member", defined $rec->{budget} ? "$state (budget spent)" : $state);

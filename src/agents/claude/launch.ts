@@ -13,6 +13,7 @@ import { shellQuote } from '../../host/tmux/quote.js';
 import { mcpClientConfig, type McpClientConfig } from '../../mcp/config.js';
 import { perlShimScript } from './tmux-shim/client-perl.js';
 import { verifiedPerl } from './exec-check.js';
+import { HOOK_TIMEOUT_S } from './hook-deadline.js';
 
 /** The hook events teamux listens to, as Claude Code names them. */
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'Notification', 'Stop', 'SessionEnd'] as const;
@@ -85,13 +86,13 @@ export function hookCommand(ctx: ClaudeMemberContext, event: string): string {
 
 /** The settings file passed with --settings: teamux's hooks, the MCP allow rule and the status line. */
 export function claudeSettings(ctx: ClaudeMemberContext): Record<string, unknown> {
-  const hook = (event: string, timeout = 30): { type: 'command'; command: string; timeout: number } => ({ type: 'command', command: hookCommand(ctx, event), timeout });
+  const hook = (event: string, timeout = HOOK_TIMEOUT_S): { type: 'command'; command: string; timeout: number } => ({ type: 'command', command: hookCommand(ctx, event), timeout });
   const hooks: Record<string, unknown[]> = {};
   for (const event of HOOK_EVENTS) {
     // A native lead's teammates ask for permission from PreToolUse (see native-hooks.ts): it waits as long.
-    if (event === 'PreToolUse') hooks[event] = [{ matcher: ALL_TOOLS_MATCHER, hooks: [ctx.nativeTeams ? hook(event, Math.ceil(ctx.permissionTimeout) + 30) : hook(event)] }];
+    if (event === 'PreToolUse') hooks[event] = [{ matcher: ALL_TOOLS_MATCHER, hooks: [ctx.nativeTeams ? hook(event, Math.ceil(ctx.permissionTimeout) + HOOK_TIMEOUT_S) : hook(event)] }];
     // The hook waits up to permission_timeout itself and then steps aside; Claude's own limit is later.
-    else if (event === 'PermissionRequest') hooks[event] = [{ matcher: '*', hooks: [hook(event, Math.ceil(ctx.permissionTimeout) + 30)] }];
+    else if (event === 'PermissionRequest') hooks[event] = [{ matcher: '*', hooks: [hook(event, Math.ceil(ctx.permissionTimeout) + HOOK_TIMEOUT_S)] }];
     else hooks[event] = [{ hooks: [hook(event)] }];
   }
   return {

@@ -2,7 +2,7 @@
  * The Stop hook's fast path (and PreToolUse's, when there is no Perl), and their own entry: every idle Claude Code turn runs it, so it is one
  * CommonJS file (dist/agents/claude/stop-fast.cjs, no ES module graph to load) that requires nothing but
  * node:fs, node:path and node:child_process (no zod, no store): scripts/bundle.mjs bundles into it
- * the rule modules it imports (the plan gate's allowlist, tool-gate.ts; "nothing unread", store/unread-peek.ts), which import nothing but node:fs and node:path. Claude Code's Stop hook runs it
+ * the rule modules it imports (the plan gate's allowlist, tool-gate.ts; "nothing unread", store/unread-peek.ts; the store's plain reader of team files, store/read-regular.cts), which import nothing but node:fs and node:path. Claude Code's Stop hook runs it
  * directly (`node dist/agents/claude/stop-fast.cjs hook Stop --as NAME --team-dir DIR`, see launch.ts);
  * bin/teamux also tries it first for `teamux hook Stop`.
  * When the member's inbox has nothing past its cursor, it answers at once (no output: Claude stops)
@@ -12,7 +12,7 @@
  * entry, it then loads the CLI (dist/cli/main.js) with the stdin it already read.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readRegularSync, type ReadKind } from '../../store/read-regular.cjs';
 import * as path from 'node:path';
 import { nothingUnread } from '../../store/unread-peek.js';
 import { claudeToolGated } from './tool-gate.js';
@@ -27,9 +27,19 @@ export const TEAMUX_BIN = path.join(__dirname, '..', '..', '..', 'bin', 'teamux'
 
 const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 
+/** A team file's text, as the store reads it (no link, no FIFO, capped); '' when missing or refused: the full hook then explains. */
+function readTeamFile(file: string, kind: ReadKind): string {
+  try {
+    const r = readRegularSync(file, kind);
+    return r && 'text' in r ? r.text : '';
+  } catch {
+    return '';
+  }
+}
+
 function isMember(dir: string, member: string): boolean {
   try {
-    const cfg = JSON.parse(readFileSync(path.join(dir, 'team.json'), 'utf8')) as { members?: Array<{ name?: unknown }> };
+    const cfg = JSON.parse(readTeamFile(path.join(dir, 'team.json'), 'roster')) as { members?: Array<{ name?: unknown }> };
     return Array.isArray(cfg.members) && cfg.members.some((m) => m?.name === member);
   } catch {
     return false;
@@ -95,7 +105,7 @@ export function noGateApplies(dir: string, member: string, inputText: string, en
   let cfg: { budget?: unknown; members?: Array<{ name?: unknown; budget?: unknown; planRequired?: unknown; claudeTeam?: unknown }> };
   try {
     input = JSON.parse(inputText) as typeof input;
-    cfg = JSON.parse(readFileSync(path.join(dir, 'team.json'), 'utf8')) as typeof cfg;
+    cfg = JSON.parse(readTeamFile(path.join(dir, 'team.json'), 'roster')) as typeof cfg;
   } catch {
     return false;
   }

@@ -7,8 +7,8 @@
  * it already read. Claude Code runs it after every turn when Perl is on the machine (launch.ts).
  * Pure text.
  */
-
 import { CURSOR_RECORD, SEGMENT_DIGITS } from '../../store/unread-peek.js';
+import { perlSlurp } from './perl-read.js';
 
 /** The cursor record pattern as a Perl regex body: JavaScript's source, which means the same there (see unread-peek.ts). */
 function perlCursorPattern(): string {
@@ -59,13 +59,12 @@ my ($verb, $event, $as, $member, $dirflag, $dir, @rest) = @ARGV;
 full() unless defined $dir && $verb eq 'hook' && $event eq 'Stop' && $as eq '--as' && $dirflag eq '--team-dir' && !@rest;
 full() unless $member =~ /\\A[a-z][a-z0-9_-]{0,31}\\z/ && $dir =~ m{\\A/};
 full() unless $input =~ /\\A\\s*\\{.*\\}\\s*\\z/s;
-sub slurp { my $f = shift; open(my $h, '<', $f) or return ''; local $/; my $t = <$h>; close $h; return defined $t ? $t : ''; }
-my $team = slurp("$dir/team.json");
+${perlSlurp()}my $team = slurp("$dir/team.json", 'roster');
 my $at = index($team, '"members"');
 full() unless $at >= 0 && substr($team, $at) =~ /(?<!\\\\)"name"\\s*:\\s*"\\Q$member\\E"/;
 # The member's own cursor: the last whole record of its log (src/store/cursor-log.ts; the pattern
 # of src/store/unread-peek.ts), or a cursor from before the log (one naming segments goes to node).
-my $cursor = slurp("$dir/inboxes/$member.cursor.$member.json");
+my $cursor = slurp("$dir/inboxes/$member.cursor.$member.json", 'record');
 my ($seq, $offset, $sseq, $soff) = (1, 0, undef, undef);
 if ($cursor =~ /\\A\\{\\n/) {
   full() if $cursor =~ /"(?:seq|sealed)"/;
