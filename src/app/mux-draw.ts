@@ -11,6 +11,7 @@ import { memberActivity, type Activity } from '../protocol/activity.js';
 import { claudeUsageLabel } from '../ui/claude-usage.js';
 import { keyRows } from '../mux/actions.js';
 import { badge, keyOf, readerSize, type MuxState, type PaneState } from '../mux/state.js';
+import { quittingNote } from '../mux/transitions.js';
 import { helpBox, panelBox, statusRow, titleRow, type TitleInfo } from '../ui/chrome.js';
 import type { Rect, ScreenLayout } from '../mux/geometry.js';
 import { paintRow, paintRows } from '../ui/paint.js';
@@ -59,7 +60,7 @@ export function paneActivity(s: MuxState, p: PaneState, pane: Pane | undefined):
   return memberActivity({
     name: p.id, runtime: m?.runtime ?? 'command', status: m?.reportedStatus ?? 'working', exitCode: m?.exitCode ?? null,
     pending: pendingRequests(s.snapshot), stopping: s.notices.has(p.id), hooks: s.snapshot.claude?.[p.id]?.state,
-    process: { life: pane?.life ?? p.life, exitCode: pane?.exit?.exitCode ?? null, signal: pane?.exit?.signal ?? null },
+    process: { life: pane?.life ?? p.life, exitCode: pane?.exit?.exitCode ?? null, signal: pane?.exit?.signal ?? null, endedByShutdown: pane?.endedByShutdown ?? false },
   });
 }
 
@@ -218,7 +219,7 @@ function statusInfo(s: MuxState, backend: string): Parameters<typeof statusRow>[
   const link = s.snapshot.store;
   return {
     team: s.cfg.team, prefix: s.cfg.keys.prefix, prefixPending: s.mode === 'prefix', focused: s.panes[s.focused]?.id ?? '-',
-    demo: s.cfg.demo, message: s.message?.text ?? null, prompt: s.prompt ? { label: s.prompt.edit.label, text: s.prompt.edit.text } : null,
+    demo: s.cfg.demo, message: s.message?.text ?? quittingNote(s), prompt: s.prompt ? { label: s.prompt.edit.label, text: s.prompt.edit.text } : null,
     backend: link ? `${backend} · nats` : backend,
     badge: badge(s),
     storeAlert: link && link.state !== 'connected' ? `store: ${link.detail}` : null,

@@ -17,6 +17,7 @@ import type { FrameCause } from './frames.js';
 import type { HoldableSource } from './read-pacing.js';
 import type { LaunchArgs } from '../mux/state.js';
 import { visible } from '../protocol/visible.js';
+import { ENDED_BY_SHUTDOWN } from '../protocol/activity.js';
 
 /** Output this soon after a key is taken as its echo and drawn at once (ms). */
 export const ECHO_WINDOW_MS = 50;
@@ -55,6 +56,8 @@ export class Pane {
   endsOnApproval = false;
   /** The agent CLI in the pane, if any (the wake reads its input line). */
   cli: 'claude' | 'codex' | undefined = undefined;
+  /** teamux began ending this process after it approved its shutdown: its exit is shown as no failure. */
+  endedByShutdown = false;
   /** When the current process was started or adopted (ms since the epoch). */
   startedAt: number;
   /** When the operator last typed or pasted into this pane (ms since the epoch; 0: never): a Claude wake waits for them. */
@@ -131,6 +134,7 @@ export class Pane {
   async start(host: PaneHost): Promise<void> {
     this.disposeProc();
     this.exit = null;
+    this.endedByShutdown = false;
     this.life = 'starting';
     const env = this.hadProcess && this.restartEnv ? { ...this.spec.env, ...this.restartEnv() } : this.spec.env;
     const fresh = this.freshNext;
@@ -225,6 +229,7 @@ export class Pane {
   /** A short description of how the process ended. */
   exitText(): string {
     if (!this.exit) return '';
+    if (this.endedByShutdown) return ENDED_BY_SHUTDOWN;
     return this.exit.signal ? `killed by ${this.exit.signal}` : `exited ${this.exit.exitCode ?? '?'}`;
   }
 

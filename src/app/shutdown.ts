@@ -25,6 +25,8 @@ export interface ShutdownTarget {
   kill(signal: NodeJS.Signals): void;
   /** The process does not exit by itself after approving (Claude Code): teamux ends it at once. */
   readonly endsOnApproval?: boolean;
+  /** Set once teamux began ending the process after it approved its shutdown: its exit is no failure. */
+  endedByShutdown?: boolean;
 }
 
 /** How a handshake ended. */
@@ -73,7 +75,8 @@ export async function shutdownHandshake(store: TeamStore, from: string, target: 
   }
   if (answer?.status === 'approved' && target.endsOnApproval) {
     onStep('approved; ending the process');
-    const ended = await terminate(target, onStep, timeoutMs);
+    const ended = await endApproved(target, onStep, timeoutMs);
+    if (!ended) return (await target.waitExit(timeoutMs)) ? { kind: 'exited', how: 'approved' } : terminate(target, onStep);
     return ended.kind === 'exited' && ended.how === 'terminated' ? { kind: 'exited', how: 'approved' } : ended;
   }
   if (answer?.status === 'approved') {
@@ -84,6 +87,16 @@ export async function shutdownHandshake(store: TeamStore, from: string, target: 
     onStep(`no shutdown_response within ${Math.round(timeoutMs / 1000)}s`);
   }
   return terminate(target, onStep);
+}
+
+/**
+ * End a member that approved its shutdown and does not exit by itself: SIGTERM, then SIGKILL, once.
+ * Null when its ending had already begun (the handshake and the folder watch both see the approval).
+ */
+export async function endApproved(target: ShutdownTarget, onStep: (text: string) => void, graceMs?: number): Promise<ShutdownOutcome | null> {
+  if (target.endedByShutdown) return null;
+  target.endedByShutdown = true;
+  return terminate(target, onStep, graceMs);
 }
 
 /** SIGTERM, a grace period, then SIGKILL. */

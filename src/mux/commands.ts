@@ -105,6 +105,7 @@ export function broadcast(s: MuxState): Step {
 /** What a submitted prompt does. */
 export function submitPrompt(s: MuxState, purpose: NonNullable<MuxState['prompt']>['purpose'], label: string, text: string): Step {
   const t = text.trim();
+  if (purpose.kind === 'confirm-shutdown') return confirmedShutdown(s, purpose.panes, /^y(es)?$/i.test(t));
   if (purpose.kind === 'broadcast') {
     if (!t) return say(s, 'empty broadcast; nothing was sent');
     return [s, [{ kind: 'broadcast', label, text: t }]];
@@ -114,17 +115,31 @@ export function submitPrompt(s: MuxState, purpose: NonNullable<MuxState['prompt'
   return [s, [{ kind: 'answer', label, request: purpose.request, to: purpose.to, approve: false, text: t, done, failed: 'could not reject' }]];
 }
 
-/** Shutdown handshake with the focused teammate. */
+/** Ask first (y/n), as tmux's kill-pane binding does; the exited pane stays for C-a R. */
+function confirmShutdown(s: MuxState, panes: readonly string[]): Step {
+  if (panes.length === 0) return say(s, 'no teammate to shut down');
+  const edit = openPrompt(`shut down ${panes.join(', ')}? (y/n)`);
+  return [{ ...s, prompt: { edit, purpose: { kind: 'confirm-shutdown', panes } } }, [{ kind: 'repaint' }]];
+}
+
+/** Shutdown handshake with the focused teammate, once confirmed. */
 export function shutdownFocused(s: MuxState): Step {
   const pane = focusedPane(s);
   if (!pane) return same(s);
   if (pane.isLead) return say(s, 'the lead stops with quit; shutdown is for teammates');
-  return startShutdown(s, 'manual', [pane.id]);
+  if (pane.life === 'exited') return say(s, `${pane.id} has already exited (${s.cfg.keys.prefix} R restarts it)`);
+  return confirmShutdown(s, [pane.id]);
 }
 
-/** Shutdown handshake with every running teammate. */
+/** Shutdown handshake with every running teammate, once confirmed. */
 export function shutdownAll(s: MuxState): Step {
-  return startShutdown(s, 'manual', s.panes.filter((p) => !p.isLead && p.life !== 'exited').map((p) => p.id));
+  return confirmShutdown(s, s.panes.filter((p) => !p.isLead && p.life !== 'exited').map((p) => p.id));
+}
+
+/** The answer to a shutdown's y/n question: `y` starts the handshakes with the panes still running. */
+export function confirmedShutdown(s: MuxState, panes: readonly string[], yes: boolean): Step {
+  if (!yes) return say(s, 'cancelled');
+  return startShutdown(s, 'manual', panes.filter((id) => s.panes.some((p) => p.id === id && p.life !== 'exited')));
 }
 
 /** Start the focused pane's command again after it exited. */

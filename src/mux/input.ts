@@ -8,7 +8,7 @@
 import type { InputToken, MouseEvent } from '../keys/input.js';
 import { routeKey } from '../keys/keymap.js';
 import { runAction } from './actions.js';
-import { submitPrompt } from './commands.js';
+import { confirmedShutdown, submitPrompt } from './commands.js';
 import type { Effect, TermFacts } from './events.js';
 import { promptKey } from './prompt.js';
 import { clampScroll, focusedPane, keyOf, layoutOf, readerSize, type MuxState } from './state.js';
@@ -82,6 +82,11 @@ export function plainKeyTarget(s: MuxState, key: string): string | null {
 function promptToken(s: MuxState, tok: InputToken): Step {
   const prompt = s.prompt!;
   if (tok.kind === 'mouse') return same(s);
+  // A y/n question takes one key: y goes on, any other key cancels (tmux's confirm-before).
+  if (prompt.purpose.kind === 'confirm-shutdown') {
+    const [next, fx] = confirmedShutdown({ ...s, prompt: null }, prompt.purpose.panes, tok.kind === 'key' && (tok.raw === 'y' || tok.raw === 'Y'));
+    return [next, [...fx, { kind: 'repaint' }]];
+  }
   const r = tok.kind === 'paste' ? promptKey(prompt.edit, tok.text, null) : promptKey(prompt.edit, tok.raw, tok.name);
   if (r.kind === 'edit') return [{ ...s, prompt: { ...prompt, edit: r.state } }, [{ kind: 'repaint' }]];
   const closed = { ...s, prompt: null };

@@ -130,11 +130,8 @@ function handshakeEnded(s: MuxState, id: string, refused: string | null): Step {
     const [said, more] = say(next, `${id} refused to shut down: ${refused}`);
     next = said;
     fx.push(...more, { kind: 'pane-dirty', pane: id });
-  } else if (next.quitting === 'no') {
-    const [removed, more] = removePane(next, id);
-    next = removed;
-    fx.push(...more);
   } else {
+    // The pane stays with its exit status, as after `exit` typed in it: C-a R starts it again.
     next = patchPane(next, id, { note: null });
   }
   fx.push({ kind: 'repaint' });

@@ -65,7 +65,9 @@ export interface PaneState {
 /** What a prompt's text is for once submitted. */
 export type PromptPurpose =
   | { kind: 'broadcast' }
-  | { kind: 'reject'; request: string; to: string; what: string; verb: 'reject' | 'deny' };
+  | { kind: 'reject'; request: string; to: string; what: string; verb: 'reject' | 'deny' }
+  /** A yes/no question before shutting panes down (tmux's confirm-before on kill-pane): `y` goes on. */
+  | { kind: 'confirm-shutdown'; panes: readonly string[] };
 
 /** A running shutdown of several panes and what follows when the last one is done. */
 export interface ShutdownBatch {

@@ -74,13 +74,24 @@ export function finish(s: MuxState, code: number, kill: boolean, farewell: strin
 /** Shut panes down by handshake, in parallel; when the last is done, `batchDone` decides what follows. */
 export function startShutdown(s: MuxState, purpose: ShutdownBatch['purpose'], names: readonly string[]): Step {
   if (names.length === 0) {
-    // As before the reducer: an empty shutdown says so, and counts as done.
-    const [said, fx] = say(s, 'no teammate to shut down');
+    // An empty shutdown counts as done; C-a s / C-a S say so, a quit keeps its own words on show.
+    const [said, fx] = purpose === 'manual' ? say(s, 'no teammate to shut down') : [s, []];
     const [next, more] = batchDone(said, { purpose, names, waiting: [], refused: false });
     return [next, [...fx, ...more]];
   }
   const batch: ShutdownBatch = { purpose, names, waiting: names, refused: false };
   return [{ ...s, shutdowns: [...s.shutdowns, batch] }, [{ kind: 'shutdown', panes: names }]];
+}
+
+/**
+ * While a quit waits for handshakes, what the status line shows when no message is on it: who it
+ * waits for, and how to force it (null when no quit is under way).
+ */
+export function quittingNote(s: MuxState): string | null {
+  if (s.quitting !== 'graceful') return null;
+  const waiting = s.shutdowns.flatMap((b) => b.waiting);
+  const who = waiting.length > 0 ? `waiting for ${waiting.join(', ')} to shut down` : 'shutting down';
+  return `quitting: ${who} (press ${s.cfg.keys.prefix} q again to force)`;
 }
 
 /** One pane's handshake ended: update its batch and run what follows the batch when it is the last. */

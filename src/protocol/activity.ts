@@ -29,12 +29,15 @@ export interface ActivityInput {
   /** The pending requests of the team (any order). */
   pending: readonly ProtocolRequest[];
   /** The process as the caller sees it, when it runs it (the screen); absent for `teamux ls`. */
-  process?: { life: 'starting' | 'running' | 'exited'; exitCode: number | null; signal: string | null };
+  process?: { life: 'starting' | 'running' | 'exited'; exitCode: number | null; signal: string | null; endedByShutdown?: boolean };
   /** A shutdown handshake with the member is under way. */
   stopping?: boolean;
   /** A Claude Code member's state as its hooks last recorded it (src/store/claude.ts). */
   hooks?: 'starting' | 'working' | 'idle' | 'waiting for permission' | 'ended';
 }
+
+/** The words for a process teamux ended after the member approved its shutdown (SIGTERM: exit 143). */
+export const ENDED_BY_SHUTDOWN = 'ended (shutdown)';
 
 /** How the member's process ended, as words. */
 function ended(exitCode: number | null, signal: string | null): Activity {
@@ -45,7 +48,7 @@ function ended(exitCode: number | null, signal: string | null): Activity {
 
 /** The member's activity: exited, starting, stopping, waiting for approval, working, running or idle. */
 export function memberActivity(m: ActivityInput): Activity {
-  if (m.process?.life === 'exited') return ended(m.process.exitCode, m.process.signal);
+  if (m.process?.life === 'exited') return m.process.endedByShutdown ? { kind: 'exited', label: ENDED_BY_SHUTDOWN } : ended(m.process.exitCode, m.process.signal);
   if (!m.process && m.status === 'exited') return ended(m.exitCode, null);
   if (m.process?.life === 'starting') return { kind: 'starting', label: 'starting' };
   if (m.stopping) return { kind: 'stopping', label: 'stopping' };

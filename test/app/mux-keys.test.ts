@@ -163,24 +163,34 @@ describe('requests: select, approve, reject, broadcast', () => {
 });
 
 describe('life: shutdown, restart, quit, detach', () => {
-  it('keys.shutdown-the-focused-teammate-closes-its-pane', async () => {
+  it('keys.shutdown-the-focused-teammate-asks-then-keeps-its-exited-pane', async () => {
     const h = await harness(['alice'], { shutdownTimeoutMs: 300 });
     h.prefix('s');
     await h.see('the lead stops with quit; shutdown is for teammates');
     h.prefix('2');
     h.prefix('s');
+    await h.see('shut down alice? (y/n)');
+    h.type('y');
     await h.see('shut down alice');
     expect(h.host.proc('alice').signals).toContain('SIGTERM');
-    expect(h.mux.panes.map((p) => p.name)).toEqual(['lead']);
+    // The pane stays with its exit status, and C-a R brings the member back.
+    expect(h.mux.panes.map((p) => p.name)).toEqual(['lead', 'alice']);
+    await h.see(/2 alice .*(exited|killed)/);
     const req = (await h.store.requests.list()).requests.find((r) => r.type === 'shutdown');
     expect(req).toMatchObject({ to: 'alice' });
+    const first = h.host.proc('alice');
+    h.prefix('R');
+    await h.see('restarted alice');
+    expect(h.host.proc('alice')).not.toBe(first);
   });
 
-  it('keys.shutdown-all-teammates', async () => {
+  it('keys.shutdown-all-teammates-after-y', async () => {
     const h = await harness(['alice', 'bob'], { shutdownTimeoutMs: 300 });
     h.prefix('S');
+    await h.see('shut down alice, bob? (y/n)');
+    h.type('y');
     await h.see(/shut down (alice, bob|bob, alice)/);
-    expect(h.mux.panes.map((p) => p.name)).toEqual(['lead']);
+    expect(h.mux.panes.map((p) => p.name)).toEqual(['lead', 'alice', 'bob']);
   });
 
   it('keys.restart-an-exited-pane', async () => {

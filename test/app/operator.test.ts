@@ -62,6 +62,7 @@ describe('the operator identity', () => {
     expect(lead.messages).toMatchObject([{ from: 'human', type: 'broadcast', text: 'hello' }]);
     h.prefix('2');
     h.prefix('s');
+    h.type('y');
     await h.see('shut down alice');
     const reqs = (await t.store.requests.list()).requests;
     expect(reqs).toMatchObject([{ type: 'shutdown', from: 'human', to: 'alice' }]);

@@ -83,12 +83,14 @@ describe('teamux start (e2e in tmux)', () => {
     expect(sent.map((e) => e.to).sort()).toEqual(['alice', 'bob', 'lead']);
     // The keys speak as the operator, not as the lead.
     expect(new Set(sent.map((e) => e.from))).toEqual(new Set(['human']));
-    // The shutdown handshake with bob ends with his pane closed and his process gone.
+    // The shutdown handshake with bob (after C-a s asks) ends with his process gone and his pane kept, exited.
     const bob = (await store.roster()).find((m) => m.name === 'bob')!;
     expect(bob.pid).toBeGreaterThan(0);
     await d.keys('C-a', '3');
     await d.keys('C-a', 's');
-    await d.waitFor((s) => !/ 3 bob · /.test(s) && /shut down bob/.test(s), 'bob\'s pane to close');
+    await d.waitFor(/shut down bob\? \(y\/n\)/, 'the question');
+    await d.keys('y');
+    await d.waitFor((s) => / 3 bob · .*(exited|ended|killed)/.test(s) && /shut down bob/.test(s), 'bob\'s pane to show his exit');
     await waitFor(() => !pidAlive(bob.pid!), 'bob\'s process to be gone', 5_000);
     const shutdowns = (await store.requests.list()).requests.filter((r) => r.type === 'shutdown' && r.to === 'bob');
     expect(shutdowns).toMatchObject([{ from: 'human', status: 'approved', response: { by: 'bob' } }]);

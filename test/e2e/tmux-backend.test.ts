@@ -87,9 +87,11 @@ describe('tmux backend (e2e)', () => {
     await a.keys('Enter');
     await waitFor(() => existsSync(marker) && readFileSync(marker, 'utf8') === 'steered-by-human\n', 'the steered command to run');
 
-    // Shut alice down by handshake: her pane closes and her process is gone.
+    // Shut alice down by handshake (C-a s asks first): her process is gone, her pane kept, exited.
     await a.keys('C-a', '2', 'C-a', 's');
-    await a.waitFor((s) => /shut down alice/.test(s) && !/ 2 alice · /.test(s), 'alice\'s pane to close');
+    await a.waitFor(/shut down alice\? \(y\/n\)/, 'the question');
+    await a.keys('y');
+    await a.waitFor((s) => /shut down alice/.test(s) && / 2 alice · .*(exited|ended|killed)/.test(s), 'alice\'s pane to show her exit');
     await waitFor(() => !alive(pids.alice!), 'alice\'s process to exit', 5_000);
 
     // teamux kill: a handshake with the rest, then no session and no process is left.

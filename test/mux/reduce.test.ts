@@ -6,6 +6,7 @@ import { buildKeyTable } from '../../src/keys/keymap.js';
 import { defaultBindings, runAction } from '../../src/mux/actions.js';
 import type { Effect, MuxEvent, TermFacts } from '../../src/mux/events.js';
 import { reduce } from '../../src/mux/reduce.js';
+import { quittingNote } from '../../src/mux/transitions.js';
 import { badge, initialState, layoutOf, readerSize, type MemberLaunch, type MuxConfig, type MuxState } from '../../src/mux/state.js';
 import { readerTextRows } from '../../src/ui/reader.js';
 import type { ProtocolRequest } from '../../src/protocol/types.js';
@@ -264,30 +265,55 @@ describe('requests', () => {
 });
 
 describe('shutdown and quit', () => {
-  it('reduce.shutdown-focused-teammate-then-its-pane-closes', () => {
+  it('reduce.shutdown-focused-teammate-asks-first-then-keeps-the-exited-pane-for-restart', () => {
     let { s, fx } = run(team(), ...prefix('s'));
     expect(s.message?.text).toBe('the lead stops with quit; shutdown is for teammates');
+    // C-a s asks, as tmux's kill-pane binding does; any key but y cancels.
     ({ s, fx } = run(s, ...prefix('n'), ...prefix('s')));
+    expect(s.prompt?.edit.label).toBe('shut down alice? (y/n)');
+    expect(kinds(fx)).not.toContain('shutdown');
+    ({ s, fx } = run(s, key('n')));
+    expect(s.prompt).toBeNull();
+    expect(s.message?.text).toBe('cancelled');
+    expect(kinds(fx)).not.toContain('shutdown');
+    ({ s, fx } = run(s, ...prefix('s'), key('y')));
     expect(fx).toContainEqual({ kind: 'shutdown', panes: ['alice'] });
     ({ s } = run(s, { kind: 'shutdown-step', pane: 'alice', text: 'shutdown requested; waiting for shutdown_response' }));
     expect(s.notices.get('alice')).toMatch(/waiting/);
     expect(s.panes[1]!.note).toMatch(/waiting/);
-    ({ s, fx } = run(s, { kind: 'shutdown-done', pane: 'alice', refused: null }));
-    expect(s.panes.map((p) => p.id)).toEqual(['lead', 'bob']);
-    expect(fx).toContainEqual({ kind: 'dispose', pane: 'alice' });
+    ({ s, fx } = run(s, { kind: 'pane-exit', pane: 'alice', exitText: 'exited 0', code: 0 }, { kind: 'shutdown-done', pane: 'alice', refused: null }));
+    // The pane stays, exited, with its output: C-a R brings it back.
+    expect(s.panes.map((p) => p.id)).toEqual(['lead', 'alice', 'bob']);
+    expect(s.panes[1]!.life).toBe('exited');
+    expect(kinds(fx)).not.toContain('dispose');
     expect(s.notices.size).toBe(0);
     expect(s.message?.text).toBe('shut down alice');
+    ({ s, fx } = run(s, ...prefix('R')));
+    expect(fx).toContainEqual({ kind: 'restart', pane: 'alice' });
   });
 
-  it('reduce.shutdown-all-reports-a-refusal', () => {
+  it('reduce.shutdown-all-asks-then-reports-a-refusal', () => {
     let { s, fx } = run(team(), ...prefix('S'));
+    expect(s.prompt?.edit.label).toBe('shut down alice, bob? (y/n)');
+    ({ s, fx } = run(s, key('y')));
     expect(fx).toContainEqual({ kind: 'shutdown', panes: ['alice', 'bob'] });
     ({ s } = run(s, { kind: 'shutdown-done', pane: 'alice', refused: 'busy' }));
     expect(s.message?.text).toBe('alice refused to shut down: busy');
     expect(s.panes[1]!.note).toBe('refused: busy');
     ({ s } = run(s, { kind: 'shutdown-done', pane: 'bob', refused: null }));
     expect(s.message?.text).toBe('some teammates refused to shut down');
-    expect(s.panes.map((p) => p.id)).toEqual(['lead', 'alice']);
+    expect(s.panes.map((p) => p.id)).toEqual(['lead', 'alice', 'bob']);
+  });
+
+  it('reduce.quit-with-no-teammates-keeps-its-hint-and-says-whom-it-waits-for', () => {
+    let { s, fx } = run(team({}, []), ...prefix('q'));
+    expect(fx).toContainEqual({ kind: 'shutdown', panes: ['lead'] });
+    expect(s.message?.text).toBe('quitting: shutdown handshake with everyone (press C-a q again to force)');
+    // Once that message has expired, the status line still says what the quit waits for.
+    ({ s } = run(s, { kind: 'status-expired', serial: s.message!.serial }));
+    expect(s.message).toBeNull();
+    expect(quittingNote(s)).toBe('quitting: waiting for lead to shut down (press C-a q again to force)');
+    expect(quittingNote(team())).toBeNull();
   });
 
   it('reduce.quit-shuts-down-teammates-then-leads-then-finishes', () => {

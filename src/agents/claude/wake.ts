@@ -17,7 +17,7 @@ import type { Disposable } from '../../host/types.js';
 import { readClaudeActivity, updateClaudeActivity } from '../../store/claude.js';
 import { ensureDir } from '../../store/fsx.js';
 import { withLock } from '../../store/lock.js';
-import { terminate } from '../../app/shutdown.js';
+import { endApproved } from '../../app/shutdown.js';
 import type { TeamStore } from '../../store/team.js';
 
 /** What the wake needs of a pane. */
@@ -79,6 +79,8 @@ export interface EndTarget extends WakeTarget {
   speaksProtocol: boolean;
   waitExit(timeoutMs: number): Promise<boolean>;
   kill(signal: NodeJS.Signals): void;
+  /** Set once its ending after an approved shutdown began (app/shutdown.ts endApproved). */
+  endedByShutdown?: boolean;
 }
 
 /**
@@ -87,7 +89,8 @@ export interface EndTarget extends WakeTarget {
  * started ends the process (SIGTERM, then SIGKILL). Returns the members it ended.
  */
 export async function endApprovedShutdowns(store: TeamStore, targets: readonly EndTarget[], startedAt: (member: string) => number, graceMs: number): Promise<string[]> {
-  const running = targets.filter((t) => !t.exited());
+  // A member already being ended is left to that (the watch runs again on every folder change).
+  const running = targets.filter((t) => !t.exited() && !t.endedByShutdown);
   if (running.length === 0) return [];
   const { requests } = await store.requests.list();
   const ended: string[] = [];
@@ -95,8 +98,9 @@ export async function endApprovedShutdowns(store: TeamStore, targets: readonly E
     const approved = requests.some((r) => r.type === 'shutdown' && r.to === t.name && r.status === 'approved' && Date.parse(r.resolvedAt ?? '') >= startedAt(t.name));
     if (!approved) return;
     ended.push(t.name);
+    if (t.endedByShutdown) return;
     store.log.info(`${t.name} approved a shutdown request: ending its process`);
-    await terminate(t, () => undefined, graceMs);
+    await endApproved(t, () => undefined, graceMs);
   }));
   return ended;
 }
