@@ -96,9 +96,10 @@ export async function claudeArgsAtStart(paths: TeamPaths, member: string, home: 
  * folder and their digests. Pure apart from finding perl, so a launch knows the digests its hook
  * commands carry before the files are written.
  */
-function perlScriptsOf(layout: NormalizedLayout, paths: TeamPaths, teamuxBin: string): { scripts: PerlScripts; texts: Array<[string, string]> } {
-  const claudeMembers = [layout.lead, ...layout.teammates].filter((m) => m.claude);
-  const perl = claudeMembers.length > 0 ? findProgram('perl', layout.root, process.env.PATH ?? '') : null;
+export function perlScriptsOf(layout: NormalizedLayout, paths: TeamPaths, teamuxBin: string): { scripts: PerlScripts; texts: Array<[string, string]> } {
+  // Codex members run the same scripts (src/agents/codex/member-launch.ts).
+  const hooked = [layout.lead, ...layout.teammates].filter((m) => m.claude || m.codex);
+  const perl = hooked.length > 0 ? findProgram('perl', layout.root, process.env.PATH ?? '') : null;
   if (!perl?.ok) return { scripts: {}, texts: [] };
   const stop = perlStopScript(perl.file, process.execPath, stopHookEntry(teamuxBin), teamuxBin);
   const hooks = perlHookScript(perl.file, process.execPath, teamuxBin);

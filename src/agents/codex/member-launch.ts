@@ -11,15 +11,13 @@ import { findProgram } from '../../config/checks.js';
 import { CODEX_CLI } from '../../config/cli-checks.js';
 import { identityBlock, systemPrompt } from '../../agent/prompt.js';
 import { codexArgs, codexConfigToml, codexEnv, codexHooks, type CodexMemberContext } from './launch.js';
-import { stopHookEntry } from '../claude/launch.js';
-import { perlStopScript } from '../claude/stop-perl.js';
-import { perlHookScript } from '../claude/hook-perl.js';
-import { updateClaudeActivity, writeClaudeHookScript, writeClaudeStopScript } from '../../store/claude.js';
+import { updateClaudeActivity } from '../../store/claude.js';
+import { writeExecScript } from '../../store/exec-folder.js';
 import { codexDirsOf, writeCodexFiles } from '../../store/codex.js';
 import { TeamPaths } from '../../store/paths.js';
 import type { TeamStore } from '../../store/team.js';
 import type { MemberLaunch } from '../../app/multiplexer.js';
-import { rosterOf } from '../claude/member-launch.js';
+import { perlScriptsOf, rosterOf } from '../claude/member-launch.js';
 
 function promptOf(m: NormalizedMember, layout: NormalizedLayout): string {
   const team = rosterOf(layout);
@@ -38,13 +36,9 @@ export function codexLaunchOf(m: NormalizedMember, teamDir: string, env: Record<
 export async function prepareCodexMembers(store: TeamStore, layout: NormalizedLayout, teamuxBin: string, demoUrl: string | undefined): Promise<void> {
   const members = [layout.lead, ...layout.teammates].filter((m) => m.codex);
   if (members.length === 0) return;
-  const perl = findProgram('perl', layout.root, process.env.PATH ?? '');
-  const scripts: Pick<CodexMemberContext, 'perlStop' | 'perlHooks'> = {};
-  if (perl.ok) {
-    // The same scripts Claude Code members use (written once per start, whichever CLI comes first).
-    scripts.perlStop = { perl: perl.file, script: await writeClaudeStopScript(store.paths, perlStopScript(perl.file, process.execPath, stopHookEntry(teamuxBin), teamuxBin)) };
-    scripts.perlHooks = { perl: perl.file, script: await writeClaudeHookScript(store.paths, perlHookScript(perl.file, process.execPath, teamuxBin)) };
-  }
+  // The same scripts Claude Code members use, in the exec folder (written once per start, whichever CLI comes first).
+  const { scripts, texts } = perlScriptsOf(layout, store.paths, teamuxBin);
+  for (const [file, text] of texts) await writeExecScript(store.paths.exec, file, text);
   for (const m of members) {
     const ctx: CodexMemberContext = { ...scripts, member: m.name, teamDir: store.dir, teamuxBin, node: process.execPath, permissionTimeout: layout.permissionTimeout, cwd: m.cwd, opts: m.codex!, systemPrompt: promptOf(m, layout), demoUrl };
     await writeCodexFiles(store.paths, m.name, { configToml: codexConfigToml(ctx), hooks: codexHooks(ctx) });

@@ -13,6 +13,7 @@ import { transcriptTokens } from '../../../src/agents/claude/hook-answers.js';
 import { perlHookScript } from '../../../src/agents/claude/hook-perl.js';
 import { hookCommand } from '../../../src/agents/claude/launch.js';
 import { readClaudeActivity } from '../../../src/store/claude.js';
+import { scriptDigest } from '../../../src/store/exec-folder.js';
 import { transcriptUsageRecords } from '../../../src/store/claude-usage.js';
 import { PERL, runHook } from '../../helpers/hook-shell.js';
 import { BIN, makeTeam } from '../../helpers/team.js';
@@ -71,7 +72,7 @@ describe('the tokens of a transcript, one rule in every form', () => {
     cleanup = t.cleanup;
     const script = path.join(t.dir, '..', 'hooks');
     writeFileSync(script, perlHookScript(PERL, '/nonexistent/node', BIN), { mode: 0o700 });
-    const command = hookCommand({ member: 'amy', teamDir: t.dir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 60, perlHooks: { perl: PERL, script } }, 'StatusLine');
+    const command = hookCommand({ member: 'amy', teamDir: t.dir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 60, perlHooks: { perl: PERL, file: script, sha256: scriptDigest(perlHookScript(PERL, '/nonexistent/node', BIN)) } }, 'StatusLine');
     const transcript = path.join(t.dir, '..', 'transcript.jsonl');
     const input = JSON.stringify({ session_id: 's', transcript_path: transcript });
     writeFileSync(transcript, FIRST);
