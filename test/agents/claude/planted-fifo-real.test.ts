@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { scriptDigest } from '../../../src/store/exec-folder.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { perlHookScript } from '../../../src/agents/claude/hook-perl.js';
 import { claudeSettings, demoClaudeJson } from '../../../src/agents/claude/launch.js';
@@ -37,7 +38,7 @@ describe.skipIf(!CLAUDE)('a planted FIFO and the plan gate (real binary)', () =>
     if (PERL) writeFileSync(script, perlHookScript(PERL, process.execPath, BIN), { mode: 0o700 });
     else process.stderr.write('NOTICE: no perl: the node PreToolUse form is tested instead of the Perl one\n');
     const settings = path.join(root, 'settings.json');
-    writeFileSync(settings, JSON.stringify(claudeSettings({ member: 'bob', teamDir: t.dir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 60, ...(PERL ? { perlHooks: { perl: PERL, script } } : {}) })));
+    writeFileSync(settings, JSON.stringify(claudeSettings({ member: 'bob', teamDir: t.dir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 60, ...(PERL ? { perlHooks: { perl: PERL, file: script, sha256: scriptDigest(perlHookScript(PERL, process.execPath, BIN)) } } : {}) })));
     const pwned = path.join(root, 'PWNED_FIFO');
     const server = await startScriptedServer({
       scripts: {
