@@ -106,7 +106,28 @@ export function resolveTeamDir(ctx: CliContext, flag: string | undefined): strin
     if (teams.length === 1) return path.join(local, teams[0]!);
     if (teams.length > 1) throw new UsageError(`${local} holds several teams (${teams.join(', ')})`, 'pick one with --team-dir or TEAMUX_TEAM_DIR');
   }
-  throw new UsageError('no team folder given', 'pass --team-dir DIR or set TEAMUX_TEAM_DIR (teamux init prints the folder)');
+  const near = teamsBelow(ctx.cwd);
+  const shown = near.slice(0, 5).join(', ') + (near.length > 5 ? `, … (${near.length} in all)` : '');
+  throw new UsageError('no team folder given', `pass --team-dir DIR or set TEAMUX_TEAM_DIR (teamux init prints the folder)${near.length > 0 ? `; teams below this folder: ${shown}` : ''}`);
+}
+
+/** Team folders one or two levels below `cwd` (`examples/demo/.teamux/demo`), relative to it, for a hint. */
+function teamsBelow(cwd: string): string[] {
+  const dirs = (d: string): string[] => {
+    try {
+      return readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules').map((e) => path.join(d, e.name));
+    } catch {
+      return [];
+    }
+  };
+  const out: string[] = [];
+  for (const project of [...dirs(cwd), ...dirs(cwd).flatMap(dirs)]) {
+    const local = path.join(project, '.teamux');
+    for (const team of existsSync(local) ? dirs(local) : []) {
+      if (path.basename(team) !== 'archive' && existsSync(path.join(team, 'team.json'))) out.push(path.relative(cwd, team));
+    }
+  }
+  return out.sort();
 }
 
 /** Stores opened for one CLI run, closed when its verb returns (a NATS connection would keep the process up). */

@@ -1,6 +1,6 @@
 // The CLI verbs: exit codes (0 ok, 1 bad input with a hint, 3 refused with a reason), --json, and
 // init/validate on layout files.
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { issueCertificate, leadSigner, newKeyPair } from '../../src/protocol/trust.js';
@@ -55,6 +55,18 @@ describe('cli', () => {
     expect((await cli(['msg', 'send', '--from', 'amy', '--to', 'zed', 'hi'], env)).err).toMatch(/"zed" is not a member/);
     const noTeam = await cli(['task', 'list'], {}, tempDir().dir);
     expect(noTeam.err).toMatch(/no team folder given\n {2}hint: pass --team-dir/);
+  });
+
+  it('cli.no-team-folder-hint-names-the-teams-started-below-this-folder', async () => {
+    // A checkout where the demo ran: examples/demo/.teamux/demo, and an archived run beside it.
+    const checkout = tempDir().dir;
+    for (const d of ['examples/demo/.teamux/demo', 'examples/demo/.teamux/archive/demo-1', 'examples/scripted/.teamux/scripted']) {
+      mkdirSync(path.join(checkout, d), { recursive: true });
+      writeFileSync(path.join(checkout, d, 'team.json'), '{}');
+    }
+    const r = await cli(['report'], {}, checkout);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('teamux: no team folder given\n  hint: pass --team-dir DIR or set TEAMUX_TEAM_DIR (teamux init prints the folder); teams below this folder: examples/demo/.teamux/demo, examples/scripted/.teamux/scripted\n');
   });
 
   it('cli.msg-to-an-unknown-member-exits-1-as-the-readme-says-with-a-hint-naming-the-members', async () => {
