@@ -170,11 +170,6 @@ export function layoutWarnings(layout: Layout): Problem[] {
     });
   }
   for (const { member, at } of membersOf<Member>(layout.lead, layout.teammates)) {
-    const cli = typeof member.agent === 'object' ? member.agent.cli : undefined;
-    if (cli === 'codex' && (member.budget !== undefined || layout.budget !== undefined)) {
-      // Codex records usage in its session rollouts, which teamux does not count yet: say so rather than enforce nothing silently.
-      warnings.push({ path: member.budget !== undefined ? [...at, 'budget'] : ['budget'], at: 'key', message: `budgets are not enforced for Codex CLI members yet (${member.name}'s usage is not counted)` });
-    }
     if (member.command === undefined) continue;
     // plan_required is kept for command members too: a script can follow the gate through
     // `teamux plan submit/status`, and teamux tells it through TEAMUX_PLAN_REQUIRED=1.

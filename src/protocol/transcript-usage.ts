@@ -1,5 +1,6 @@
 /**
- * One rule for the tokens of Claude Code's responses as its transcript records them (JSONL; a
+ * One rule for the tokens of Claude Code's responses as its transcript records them (and of Codex
+ * CLI's, as its session rollout does: codexResponseUsage) (JSONL; a
  * response's `type: "assistant"` line carries `message.usage`, and one response is often written as
  * several lines with the same id): which lines count (whole lines, ended by a newline, that name
  * "usage" and "assistant" and parse as such a record), which key makes lines one response (the first
@@ -46,8 +47,29 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
+/**
+ * Codex CLI's session rollout records each response as `{"type":"token_usage_record","payload":
+ * {"response_id","usage":{"input_tokens","cached_input_tokens","output_tokens",…}}}`, where
+ * `input_tokens` includes the cached ones (OpenAI's way): those count as cache reads, not twice.
+ */
+function codexResponseUsage(rec: Json): ResponseUsage | null {
+  if (rec.type !== 'token_usage_record' || !isObject(rec.payload) || !isObject(rec.payload.usage)) return null;
+  const u = rec.payload.usage;
+  const cached = tokenCount(u.cached_input_tokens);
+  const tokens = { input: Math.max(0, tokenCount(u.input_tokens) - cached), output: tokenCount(u.output_tokens), cacheRead: cached, cacheWrite: tokenCount(u.cache_write_input_tokens) };
+  return { key: text(rec.payload.response_id), model: null, tokens, timestamp: typeof rec.timestamp === 'string' ? rec.timestamp : null };
+}
+
 /** The usage of one transcript line (without its newline), or null when the line is not a response's. */
 export function responseUsage(line: string): ResponseUsage | null {
+  if (line.includes('"token_usage_record"')) {
+    try {
+      const rec: unknown = JSON.parse(line);
+      return isObject(rec) ? codexResponseUsage(rec) : null;
+    } catch {
+      return null;
+    }
+  }
   if (!line.includes('"usage"') || !line.includes('"assistant"')) return null;
   let rec: unknown;
   try {

@@ -10,6 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { formatErrors, loadLayout } from '../../../src/config/load.js';
 import { codexArgs, codexConfigToml, codexHooks } from '../../../src/agents/codex/launch.js';
 import { readCodexPromptBox } from '../../../src/agents/codex/prompt-box.js';
+import { transcriptResponses } from '../../../src/protocol/transcript-usage.js';
 import { agentCliForTests } from '../../helpers/claude-code.js';
 import { BIN } from '../../helpers/team.js';
 import { lines, tempDir, writeLayout } from '../../config/layout-files.js';
@@ -84,4 +85,13 @@ describe('codex launch files', () => {
     expect(readCodexPromptBox(screen('› half a thought'))).toEqual({ kind: 'text', text: 'half a thought' });
     expect(readCodexPromptBox(['  >_ OpenAI Codex (v0.171.0)', ''])).toEqual({ kind: 'unknown' });
   });
+});
+
+test('codex.rollout-usage-counts-each-response-once-and-cached-input-as-cache-reads', () => {
+  const rec = (id: string) => JSON.stringify({ timestamp: '2026-12-04T21:36:34.448Z', type: 'token_usage_record', payload: { response_id: id, usage: { input_tokens: 4550, cached_input_tokens: 550, output_tokens: 14, reasoning_output_tokens: 0, total_tokens: 4564 } } });
+  const other = JSON.stringify({ type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 1 } } } });
+  const seen = new Set<string>();
+  const got = transcriptResponses(`${rec('resp_a')}\n${other}\n${rec('resp_a')}\n${rec('resp_b')}\n`, seen);
+  expect(got.map((r) => r.key)).toEqual(['resp_a', 'resp_b']);
+  expect(got[0]!.tokens).toEqual({ input: 4000, output: 14, cacheRead: 550, cacheWrite: 0 });
 });
