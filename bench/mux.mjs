@@ -12,7 +12,7 @@
  * failure.
  *
  * Run: `npx tsc -p tsconfig.json && node bench/mux.mjs [SECTION...]`, sections: throughput, latency,
- * idle, sidebar, startup, memory (default: all). Exits 1 when a section fails to run; a missed
+ * idle, sidebar, startup, resume, memory (default: all). Exits 1 when a section fails to run; a missed
  * target is reported, not fatal. TEAMUX_BENCH_BIN=/other/checkout/bin/teamux measures another
  * build (an A/B comparison of a change) with the same harness; BENCH_DEBUG=1 prints a failing
  * section's stack.
@@ -26,12 +26,13 @@ import { clock } from './lib/timing.mjs';
 import { idle } from './mux/idle.mjs';
 import { latency } from './mux/latency.mjs';
 import { memory } from './mux/memory.mjs';
+import { resume } from './mux/resume.mjs';
 import { sidebar } from './mux/sidebar.mjs';
 import { startup } from './mux/startup.mjs';
 import { throughput } from './mux/throughput.mjs';
 
 /** The sections, in the order they run. */
-const SECTIONS = { throughput, latency, idle, sidebar, startup, memory };
+const SECTIONS = { throughput, latency, idle, sidebar, startup, resume, memory };
 
 /** Outer terminal size for every section (the panes are laid out in it). */
 const OUTER = { cols: 160, rows: 48 };

@@ -139,9 +139,6 @@ export class Multiplexer {
     this.cleanups.push(() => this.attention?.dispose());
     this.dispatch({ kind: 'resize', cols: surface.cols, rows: surface.rows });
     this.relayout();
-    void this.opts.greeting?.then((text) => {
-      if (text && !this.finishing) this.dispatch({ kind: 'say', text });
-    }, (err: unknown) => store.log.error('the start-up summary failed', err));
     // The team folder watch's first load reads the folder on this thread. With the sidebar shown, it
     // starts now, while the panes start, so the first frame may show the board; with the sidebar
     // hidden, nothing on the first frame needs it, and it starts once the panes have printed, so that
@@ -200,6 +197,9 @@ export class Multiplexer {
     }
     this.requestFrame();
     startupMark('up');
+    void this.opts.greeting?.().then((text) => {
+      if (text && !this.finishing) this.dispatch({ kind: 'say', text });
+    }, (err: unknown) => store.log.error('the start-up summary failed', err));
     this.timeline = false;
     store.log.info(`start-up (ms since the process began): ${startupTimeline()}`);
     // tmux starts the panes of the tmux backend itself; only this process's ptys have a method to name.

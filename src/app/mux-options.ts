@@ -47,8 +47,8 @@ export interface MuxOptions {
   web?: WebSettings | null;
   /** Where time comes from (default: the system clock); tests drive a fake one. */
   clock?: Clock;
-  /** A line shown on the status line as soon as it is known (`resumed run …`). */
-  greeting?: Promise<string | null>;
+  /** A line for the status line, worked out once the screen is up (`resumed run …`: it reads the board and inboxes). */
+  greeting?: () => Promise<string | null>;
   /** Called once start-up is done: every pane started, the team folder read (bin/teamux saves its code cache). */
   onScreenUp?: () => void;
 }

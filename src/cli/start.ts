@@ -146,8 +146,8 @@ export interface MuxSetup {
   teammates?: MemberLaunch[];
   /** How this screen's code was loaded (logged) and whom to tell once it is up (cli/code-cache.ts). */
   boot?: ScreenBoot;
-  /** A line for the status line once the screen is up (`resumed run …`). */
-  greeting?: Promise<string | null>;
+  /** A line for the status line, worked out once the screen is up (`resumed run …`). */
+  greeting?: () => Promise<string | null>;
   /** Members' worktrees (layout `worktrees:`): their panes start there, after setup. */
   worktrees?: Map<string, PreparedWorktree>;
   /** The web view's settings (the layout's, or --web); null: off. */
@@ -371,7 +371,7 @@ export const startVerb: Verb = {
       startupMark('set up');
       // With tmux, a native lead's stand-in is served beside the session, so it outlives this screen.
       if (backend === 'tmux' && isNativeLead(layout.lead)) await (await import('./tmux-bridge.js')).startTmuxBridge(teamDir, path.join(BIN_DIR, 'teamux'), nativeBridgeSpec(layout, store, extraEnv, (await import('./tmux-backend.js')).tmuxSocket(ctx.env)));
-      const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv, boot: ctx.boot, greeting: taken.greeting(), worktrees, web: webSettingsOf(layout, web) });
+      const mux = muxFor({ layout, layoutFile: file, keys, store, host, teamDir, extraEnv, demo: extraEnv.TEAMUX_DEMO_URL !== undefined, memberEnv: trust.memberEnv, restartEnv: trust.restartEnv, boot: ctx.boot, greeting: taken.greeting, worktrees, web: webSettingsOf(layout, web) });
       trust.seePanes(() => mux.panes);
       const code = await mux.run();
       await retireRunWorktrees(store, ctx.env);

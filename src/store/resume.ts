@@ -10,7 +10,8 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { earlierRun, type EarlierRun } from '../protocol/resume.js';
 import { currentPlan } from '../protocol/requests.js';
-import type { ProtocolRequest } from '../protocol/types.js';
+import type { ProtocolRequest, TaskStatus } from '../protocol/types.js';
+import { listFolder } from './fsx.js';
 import { TeamStore } from './team.js';
 
 /** What the folder at `teamDir` holds of an earlier run (none when there is no readable team.json). */
@@ -21,10 +22,25 @@ export async function readEarlierRun(teamDir: string): Promise<EarlierRun> {
   try {
     const read = await opened.store.readConfig();
     if (!read.ok) return { kind: 'none' };
-    return earlierRun(read.config, (await opened.store.tasks.snapshot()).tasks);
+    return earlierRun(read.config, await openTaskOrAll(opened.store));
   } finally {
     await opened.store.backend.close();
   }
+}
+
+/**
+ * The board as far as the choice needs it: task files are read in batches until one is open (an
+ * unfinished run is told by its first open task, not by reading 10,000 of them); all when none is.
+ */
+async function openTaskOrAll(store: TeamStore): Promise<Array<{ status: TaskStatus }>> {
+  const ids = (await listFolder(store.paths.tasks)).filter((n) => /^[1-9][0-9]*\.json$/.test(n)).map((n) => n.slice(0, -5));
+  const seen: Array<{ status: TaskStatus }> = [];
+  for (let i = 0; i < ids.length; i += 64) {
+    const read = await Promise.all(ids.slice(i, i + 64).map((id) => store.tasks.readTask(id)));
+    for (const r of read) if (r.task) seen.push(r.task);
+    if (seen.some((t) => t.status !== 'completed' && t.status !== 'deleted')) return seen;
+  }
+  return seen;
 }
 
 /** What resuming did. */

@@ -451,7 +451,9 @@ export class TeamStore {
     const roster = await this.roster();
     const gone = new Set(roster.filter((m) => m.reportedStatus === 'exited').map((m) => m.name));
     const known = new Set(roster.map((m) => m.name));
-    const board = await this.tasks.snapshot();
+    // Only in_progress tasks are read: the task index picks them (a resumed board of 10,000 tasks is
+    // not read whole before the screen comes up).
+    const board = await this.tasks.list({ status: 'in_progress' });
     const released: Task[] = [];
     for (const t of board.tasks) {
       if (t.status !== 'in_progress' || t.owner === null) continue;
