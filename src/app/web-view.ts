@@ -10,6 +10,10 @@ import type { ProtocolRequest } from '../protocol/types.js';
 import type { MuxEvent } from '../mux/events.js';
 import type { TeamStore } from '../store/team.js';
 import type { TeamSnapshot } from './team-view.js';
+import { execGit } from '../host/git/run.js';
+import { Git } from '../host/git/repo.js';
+import { memberDiff } from '../ops/worktree-diff.js';
+import { WorktreeRecord } from '../store/worktrees.js';
 import { qrRows } from '../web/qr.js';
 import { WebServer } from '../web/server.js';
 
@@ -53,6 +57,8 @@ export async function startWebView(host: WebViewHost, store: TeamStore, settings
       return null;
     }
   }
+  const worktrees = new WorktreeRecord(store.dir);
+  const git = new Git(execGit(process.env));
   const server = new WebServer({
     snapshot: () => host.snapshot,
     onChange: (listener) => host.view.onChange(() => listener()),
@@ -62,6 +68,16 @@ export async function startWebView(host: WebViewHost, store: TeamStore, settings
       if (!r.ok) return { ok: false, message: r.message };
       host.dispatch({ kind: 'answered', request, approve, text: `${approve ? 'approved' : 'rejected'} ${r.value.from}'s ${r.value.type === 'permission' ? 'request' : 'plan'} (web view)` });
       return { ok: true };
+    },
+    diff: async (member) => {
+      const read = await worktrees.read();
+      if (!read.ok) return { ok: false, message: read.message };
+      const d = await memberDiff(git, read.book, member, { patch: true });
+      return d.ok ? { ok: true, value: { ...d.value, patch: d.value.patch ?? '' } } : { ok: false, message: d.message };
+    },
+    worktreeMembers: async () => {
+      const read = await worktrees.read();
+      return read.ok && read.book ? read.book.members.filter((m) => m.removedAt === null).map((m) => m.member) : [];
     },
     log: store.log,
   }, { port: settings.port, listen: settings.listen, tls });

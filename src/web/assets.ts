@@ -29,6 +29,7 @@ button{font:inherit;padding:.5rem 1.1rem;border-radius:6px;border:0;cursor:point
 .notice{padding:.5rem .8rem;border-radius:6px;background:#1c2a1f}.status.pending{color:var(--warn)}.status.approved{color:var(--ok)}.status.rejected{color:var(--bad)}
 .legend{font-size:.85rem;color:var(--dim)}.sw{display:inline-block;width:.8rem;height:.8rem;margin:0 .2rem 0 .6rem;vertical-align:middle;border-radius:2px}
 .sw.ok{background:var(--ok)}.sw.bad{background:var(--bad)}.sw.mid{background:#c9a227}.sw.run{background:var(--acc)}.sw.wait{background:rgba(224,165,38,.35);outline:1px dashed var(--warn)}.sw.idle{background:#2a2f38}
+pre.diff{font:13px/1.35 ui-monospace,monospace;background:#11161e;padding:.6rem;overflow-x:auto}pre.diff .add,td.add{color:#5fd38a}pre.diff .del,td.del{color:#ef6b7b}pre.diff .hunk{color:#6ac6e8}pre.diff .fh{color:var(--dim);font-weight:bold}
 @media (max-width:760px){.board{grid-template-columns:1fr}main{padding:.6rem}td:nth-child(4),th:nth-child(4){display:none}.answer{flex-direction:column}}
 ${TIMELINE_CSS}`;
 

@@ -56,3 +56,30 @@ export function timelineBody(d: WebData): Html {
 <p class="legend"><span class="sw ok"></span>completed <span class="sw bad"></span>failed / abandoned <span class="sw mid"></span>released <span class="sw run"></span>running <span class="sw wait"></span>waiting for an answer <span class="sw idle"></span>idle</p>
 ${timelineSvg(t)}`;
 }
+
+/** Lines of a patch the diff page shows (the rest is for `teamux diff NAME`). */
+export const DIFF_LINES = 5000;
+
+/** What the diff page shows of a member's work. */
+export interface DiffView {
+  member: string;
+  branch: string;
+  base: string;
+  commits: number;
+  added: number;
+  removed: number;
+  files: ReadonlyArray<{ path: string; added: number | null; removed: number | null; untracked?: true }>;
+  patch: string;
+}
+
+/** A member's diff, read-only: the files with their counts, then the patch coloured by line. */
+export function diffBody(d: DiffView): Html {
+  const lines = d.patch.split('\n');
+  const shown = lines.slice(0, DIFF_LINES);
+  const cls = (l: string): string => (l.startsWith('+++') || l.startsWith('---') || l.startsWith('diff ') || l.startsWith('index ') ? 'fh' : l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : l.startsWith('@@') ? 'hunk' : '');
+  return html`<h2>${d.member}'s work <span class="dim">${d.branch} against ${d.base}</span></h2>
+<p>+${d.added} −${d.removed} · ${d.files.length} file${d.files.length === 1 ? '' : 's'} · ${d.commits} commit${d.commits === 1 ? '' : 's'} <span class="dim">(merge or discard it on the screen, or with teamux merge / discard)</span></p>
+<table class="files"><tbody>${d.files.map((f) => html`<tr><td><code>${f.path}</code>${f.untracked ? html` <span class="tag">new</span>` : ''}</td><td class="add">${f.added === null ? 'binary' : `+${f.added}`}</td><td class="del">${f.removed === null ? '' : `−${f.removed}`}</td></tr>`)}</tbody></table>
+<pre class="diff">${shown.map((l) => html`<span class="${cls(l)}">${l}</span>\n`)}</pre>
+${lines.length > DIFF_LINES ? html`<p class="dim">… ${lines.length - DIFF_LINES} more lines: teamux diff ${d.member}</p>` : ''}`;
+}

@@ -63,7 +63,7 @@ ${otherPending.length ? html`<h3>Other open requests</h3><ul class="reqs">${othe
 <table class="roster"><thead><tr><th>member</th><th>state</th><th>tokens · cost</th><th>role</th></tr></thead><tbody>
 ${s.roster.map((m) => {
   const a = activityOf(d, m.name);
-  return html`<tr><td><b>${m.name}</b>${m.kind === 'lead' ? html` <span class="tag">lead</span>` : ''}</td><td class="st ${a.kind}">${a.label}</td><td>${spendOf(d, m.name) || '—'}</td><td class="dim">${m.role}</td></tr>`;
+  return html`<tr><td><b>${m.name}</b>${m.kind === 'lead' ? html` <span class="tag">lead</span>` : ''}${d.worktrees?.has(m.name) ? html` <a class="tag" href="/members/${seg(m.name)}/diff">diff</a>` : ''}</td><td class="st ${a.kind}">${a.label}</td><td>${spendOf(d, m.name) || '—'}</td><td class="dim">${m.role}</td></tr>`;
 })}
 </tbody></table>
 ${s.budget ? html`<p class="budget">${budgetLineText(s.budget)}</p>` : ''}

@@ -16,7 +16,7 @@ import type { SidebarData } from '../mux/sidebar-data.js';
 import { SCRIPT, STYLESHEET } from './assets.js';
 import { WebAuth } from './auth.js';
 import { html, type Html } from './html.js';
-import { boardBody, eventsBody, PAGE_ROWS, timelineBody, trafficBody } from './lists.js';
+import { boardBody, diffBody, eventsBody, PAGE_ROWS, timelineBody, trafficBody, type DiffView } from './lists.js';
 import { page, requestBody, teamBody, type Shell } from './pages.js';
 import { requestTitle, revisionOf, type WebData } from './view.js';
 
@@ -29,6 +29,10 @@ export interface WebSource {
   activities?(): ReadonlyMap<string, Activity>;
   /** The newest `limit` events of the team's log, oldest first. */
   events(limit: number): Promise<TeamEvent[]>;
+  /** A member's diff against base (worktrees), or why there is none; absent: the team has no worktrees. */
+  diff?(member: string): Promise<{ ok: true; value: DiffView } | { ok: false; message: string }>;
+  /** Members that have a worktree (their roster rows link their diff). */
+  worktreeMembers?(): Promise<readonly string[]>;
   /** Answer a request as the operator (signed by the screen's key), as C-a a / C-a r do. */
   answer(request: string, to: string, approve: boolean, text: string): Promise<{ ok: true } | { ok: false; message: string }>;
   log: { info(message: string): void; warn(message: string): void };
@@ -167,11 +171,17 @@ export class WebServer {
     const n = Number(url.searchParams.get('page') ?? '1') || 1;
     const d = this.data();
     switch (url.pathname) {
-      case '/': return { title: 'team', html: teamBody(d) };
+      case '/': return { title: 'team', html: teamBody({ ...d, worktrees: new Set((await this.source.worktreeMembers?.()) ?? []) }) };
       case '/board': return { title: 'board', html: boardBody(d) };
       case '/timeline': return { title: 'timeline', html: timelineBody(d) };
       case '/traffic': return { title: 'traffic', html: trafficBody(n === 1 ? d.snapshot.traffic : await this.source.events(n * PAGE_ROWS * 4), n) };
       case '/events': return { title: 'events', html: eventsBody(await this.source.events(n * PAGE_ROWS), n) };
+    }
+    const member = /^\/members\/([^/]+)\/diff$/.exec(url.pathname);
+    if (member && this.source.diff) {
+      const name = decodeURIComponent(member[1]!);
+      const got = await this.source.diff(name);
+      return { title: `${name}'s diff`, html: got.ok ? diffBody(got.value) : html`<h2>${name}'s work</h2><p class="dim">${got.message}</p>` };
     }
     const m = /^\/requests\/([^/]+)$/.exec(url.pathname);
     const r = m ? d.snapshot.requests.find((x) => x.id === decodeURIComponent(m[1]!)) : undefined;

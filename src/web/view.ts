@@ -16,6 +16,8 @@ export interface WebData {
   /** Each member's activity as the screen shows it; members not in it are judged from the snapshot. */
   activities?: ReadonlyMap<string, Activity>;
   now: number;
+  /** Members with a worktree: their roster rows link their diff. */
+  worktrees?: ReadonlySet<string>;
 }
 
 /** A request's revision: changes whenever anything in it does (status, answer, body). */

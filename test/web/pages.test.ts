@@ -114,3 +114,16 @@ describe('web pages', () => {
     expect(svg).toContain('class="idle"');
   });
 });
+
+describe('web diff page', () => {
+  it('web.diff-page-colours-lines-and-escapes-hostile-names-and-content', async () => {
+    const { diffBody } = await import('../../src/web/lists.js');
+    const body = diffBody({ member: 'bob', branch: 'teamux/demo/bob', base: 'main', commits: 2, added: 3, removed: 1, files: [{ path: 'a b/<x>\x1b[2J.ts', added: 3, removed: 1 }, { path: 'new.bin', added: null, removed: null, untracked: true }], patch: 'diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+<script>alert(1)</script>\x1b]52;c;AA\x07\n' }).text;
+    expect(body).toContain('<span class="del">-old</span>');
+    expect(body).toContain('<span class="add">+&lt;script&gt;alert(1)&lt;/script&gt;\\e]52;c;AA\\x07</span>');
+    expect(body).toContain('<span class="hunk">@@ -1 +1 @@</span>');
+    expect(body).toContain('a b/&lt;x&gt;\\e[2J.ts');
+    expect(body).toContain('binary');
+    expect(tagsOf(body)).not.toContain('script');
+  });
+});
