@@ -1,5 +1,5 @@
 /**
- * `teamux report`: what a team did, as Markdown (or `--json`): tasks done and blocked, stories and
+ * `teamux report`: what a team did, as Markdown (or `--json`, or `--html`: one self-contained file with the run's timeline): tasks done and blocked, stories and
  * verdicts when the team ran a pipeline, the parallelism achieved, durations, and tokens and cost
  * per member. It reads a running team, a finished one, or an archive (`--team-dir`); the numbers
  * come from protocol/report.ts, the spend from each member's records (store/usage.ts), dollars
@@ -7,7 +7,9 @@
  */
 import { estimateCost, formatTokens, formatUsd } from '../protocol/pricing.js';
 import { buildReport, type Spend, type TeamReport } from '../protocol/report.js';
+import { buildTimeline } from '../protocol/timeline.js';
 import { visible } from '../protocol/visible.js';
+import { reportHtml } from '../web/report-html.js';
 import { recordedSpend } from '../store/usage.js';
 import { EXIT_OK, openTeam, parse, TEAM_OPTIONS, UsageError } from './context.js';
 import { duration } from './task.js';
@@ -15,10 +17,11 @@ import type { Verb } from './verb.js';
 
 export const reportVerb: Verb = {
   name: 'report',
-  usage: ['report [--team-dir DIR] [--json]'],
-  examples: ['teamux report', 'teamux report --json --team-dir .teamux/archive/demo-20261201-154703'],
+  usage: ['report [--team-dir DIR] [--json | --html]'],
+  examples: ['teamux report', 'teamux report --json --team-dir .teamux/archive/demo-20261201-154703', 'teamux report --html > report.html   # one file, with the timeline'],
   async run(ctx, argv) {
-    const { values, positionals } = parse(argv, TEAM_OPTIONS, this.usage[0]!);
+    const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, html: { type: 'boolean', default: false } }, this.usage[0]!);
+    if (values.html && values.json) throw new UsageError('--html and --json both asked for', 'choose one');
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${visible(positionals[0]!)}"`, `usage: ${this.usage[0]!}`);
     const store = await openTeam(ctx, values['team-dir']);
     const cfg = await store.config();
@@ -34,6 +37,11 @@ export const reportVerb: Verb = {
     const piped = store.pipeline.active() ? await store.pipeline.load() : null;
     if (piped && !piped.ok) ctx.err(`teamux: ${visible(piped.message)}`);
     const report = buildReport(cfg.name, board.tasks, members, Date.now(), piped?.ok ? piped.value.state : null);
+    if (values.html) {
+      const { requests } = await store.requests.list();
+      ctx.out(reportHtml(report, buildTimeline(board.tasks, requests, cfg.members.map((m) => m.name), Date.now())));
+      return EXIT_OK;
+    }
     ctx.out(values.json ? JSON.stringify({ ok: true, ...report, problems: board.problems }) : markdown(report));
     return EXIT_OK;
   },
