@@ -12,6 +12,7 @@ import { systemClock, type Clock, type ClockTimer } from '../host/clock.js';
 import type { Effect, MuxEvent } from '../mux/events.js';
 import { encodeForPane, plainKeyTarget } from '../mux/input.js';
 import { reduce } from '../mux/reduce.js';
+import { broadcastReport } from '../mux/commands.js';
 import { awaiting, focusedPane, initialState, layoutOf, readerSize, type MemberLaunch, type MuxState } from '../mux/state.js';
 import { OPERATOR } from '../protocol/operator.js';
 import { innerSize, type ScreenLayout } from '../mux/geometry.js';
@@ -352,7 +353,8 @@ export class Multiplexer {
       });
       case 'broadcast': return this.guarded(fx.label, async () => {
         const r = await this.opts.store.broadcast(OPERATOR, fx.text);
-        this.dispatch({ kind: 'say', text: r.ok ? `broadcast delivered to ${r.value.length} inbox${r.value.length === 1 ? '' : 'es'}` : `broadcast failed: ${r.message}` });
+        // A member without a pane here (remote) may well be running: only an exited pane counts as not.
+        this.dispatch({ kind: 'say', text: r.ok ? broadcastReport(r.value.map((m) => m.to), (n) => this.live.get(n)?.life !== 'exited') : `broadcast failed: ${r.message}` });
       });
       case 'shutdown':
         for (const id of fx.panes) this.guarded('shutdown', () => handshake(this.opts.store, id, this.live.get(id), this.opts.shutdownTimeoutMs, this.clock, this.dispatcher));

@@ -102,6 +102,18 @@ export function broadcast(s: MuxState): Step {
   return [{ ...s, prompt: { edit: openPrompt('broadcast:'), purpose: { kind: 'broadcast' } } }, [{ kind: 'repaint' }]];
 }
 
+/**
+ * What the status line says after a broadcast: how many inboxes got it, and, when some recipients
+ * are not running (exited, or not started), that only the running ones will read it now.
+ */
+export function broadcastReport(recipients: readonly string[], running: (member: string) => boolean): string {
+  const idle = recipients.filter((n) => !running(n));
+  const n = recipients.length;
+  if (idle.length === 0) return `broadcast delivered to ${n} inbox${n === 1 ? '' : 'es'}`;
+  const live = n - idle.length;
+  return `broadcast delivered to ${live} running member${live === 1 ? '' : 's'}; ${idle.join(', ')} (not running) will find it in ${idle.length === 1 ? 'its' : 'their'} inbox`;
+}
+
 /** What a submitted prompt does. */
 export function submitPrompt(s: MuxState, purpose: NonNullable<MuxState['prompt']>['purpose'], label: string, text: string): Step {
   const t = text.trim();
