@@ -12,6 +12,9 @@ import { archiveTeamFolder } from '../store/archive.js';
 import { TeamStore } from '../store/team.js';
 import { EXIT_OK, EXIT_REFUSED, openTeam, parse, TEAM_OPTIONS, UsageError } from './context.js';
 import { liveMux } from './mux-lock.js';
+import { retireWorktrees } from '../ops/worktree-merge.js';
+import { WorktreeRecord } from '../store/worktrees.js';
+import { cliGit } from './worktrees-run.js';
 import type { Verb } from './verb.js';
 
 export const archiveVerb: Verb = {
@@ -40,9 +43,15 @@ export const archiveVerb: Verb = {
       return refuse(`team ${team} is not finished: ${who} ${alive.length === 1 ? 'is' : 'are'} still running`, `stop ${alive.length === 1 ? 'it' : 'them'} first (\`teamux kill ${team}\` for a tmux team), then archive`);
     }
     const from = store.dir;
+    // Worktrees go (work committed on its branch first); branches stay unless base has them.
+    const retired = await retireWorktrees(cliGit(ctx.env), new WorktreeRecord(from));
+    if (!retired.ok) return refuse(`the worktrees of team ${team} could not be removed: ${retired.message}`, 'fix worktrees.json (or remove it to leave the worktrees alone), then archive');
+    const stuck = retired.value.filter((r) => !r.removed);
+    if (stuck.length > 0) return refuse(`the worktree of ${stuck.map((r) => `${r.member} (${r.problem ?? 'unknown'})`).join(', ')} could not be removed; nothing was archived`, 'see git worktree list; fix it, then archive again');
+    for (const r of retired.value) if (!values.json) ctx.out(`removed the worktree of ${r.member}${r.committedFirst ? ' (its uncommitted work committed first)' : ''}; branch ${visible(r.branch)} ${r.branchKept ? 'kept' : 'deleted (base has it)'}`);
     store.log.info(`archiving the team folder to ${path.join(path.dirname(from), 'archive')}`);
     const to = await archiveTeamFolder(from, team);
-    if (values.json) ctx.out(JSON.stringify({ ok: true, team, from, to }));
+    if (values.json) ctx.out(JSON.stringify({ ok: true, team, from, to, worktrees: retired.value }));
     const rel = path.relative(ctx.cwd, to);
     if (!values.json) ctx.out(`archived team ${team} to ${visible(rel.startsWith('..') ? to : rel)}`);
     return EXIT_OK;

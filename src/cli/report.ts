@@ -13,6 +13,9 @@ import { reportHtml } from '../web/report-html.js';
 import { recordedSpend } from '../store/usage.js';
 import { EXIT_OK, openTeam, parse, TEAM_OPTIONS, UsageError } from './context.js';
 import { duration } from './task.js';
+import { workRows, type WorkRow } from '../ops/worktree-report.js';
+import { WorktreeRecord } from '../store/worktrees.js';
+import { cliGit } from './worktrees-run.js';
 import type { Verb } from './verb.js';
 
 export const reportVerb: Verb = {
@@ -42,14 +45,29 @@ export const reportVerb: Verb = {
       ctx.out(reportHtml(report, buildTimeline(board.tasks, requests, cfg.members.map((m) => m.name), Date.now())));
       return EXIT_OK;
     }
-    ctx.out(values.json ? JSON.stringify({ ok: true, ...report, problems: board.problems }) : markdown(report));
+    const book = await new WorktreeRecord(store.dir).read();
+    if (!book.ok) ctx.err(`teamux: ${visible(book.message)}`);
+    const work = book.ok && book.book ? await workRows(cliGit(ctx.env), book.book) : [];
+    ctx.out(values.json ? JSON.stringify({ ok: true, ...report, work, problems: board.problems }) : `${markdown(report)}${workMarkdown(work)}`);
     return EXIT_OK;
   },
 };
 
+/** Team text in a Markdown table cell: control characters escaped, pipes too. */
+function cell(s: string): string {
+  return visible(s).replace(/\|/g, '\\|');
+}
+
+/** The members' work (layout `worktrees:`) as a Markdown section; empty without worktrees. */
+export function workMarkdown(rows: readonly WorkRow[]): string {
+  if (rows.length === 0) return '';
+  const lines = ['', '', '## Work', '', '| member | branch | commits | files | lines | merged | worktree |', '|---|---|---|---|---|---|---|'];
+  for (const r of rows) lines.push(`| ${r.member} | ${cell(r.branch)} | ${r.commits} | ${r.files} | +${r.added} −${r.removed} | ${r.merged ? 'yes' : 'no'}${r.note ? ` (${cell(r.note)})` : ''} | ${r.retired ? 'removed' : 'live'} |`);
+  return lines.join('\n');
+}
+
 /** The report as Markdown; team text is shown with control characters escaped. */
 export function markdown(r: TeamReport): string {
-  const cell = (s: string): string => visible(s).replace(/\|/g, '\\|');
   const t = r.tasks;
   const lines = [
     `# Team ${r.team}: report`,

@@ -83,32 +83,32 @@ export async function memberDiff(git: Git, book: WorktreeBook | null, member: st
   const e = entry.value;
   const live = e.removedAt === null;
   const where = live ? e.path : book!.repo;
-  const head = await git.revParse(where, live ? 'HEAD' : e.branch);
-  if (!head) return refuse('not_found', `${member}'s branch ${e.branch} is gone`);
-  const since = (await git.mergeBase(where, book!.base, head)) ?? head;
   if (!live) {
     // A removed worktree: its branch's committed work alone.
+    const head = await git.revParse(where, e.branch);
+    if (!head) return refuse('not_found', `${member}'s branch ${e.branch} is gone`);
+    const since = (await git.mergeBase(where, book!.base, head)) ?? head;
     const files = await git.numstatBetween(where, since, head);
     if (isFailure(files)) return refuse('not_found', files.message);
-    const p = want.patch ? await git.patchBetween(where, since, head) : undefined;
-    if (isFailure(p)) return refuse('not_found', p.message);
-    const patch = p;
+    const patch = want.patch ? await git.patchBetween(where, since, head) : undefined;
+    if (isFailure(patch)) return refuse('not_found', patch.message);
     return accept(summed({ member, branch: e.branch, base: book!.base, since, head, path: e.path, files, commits: await git.countCommits(where, since, head), ...(patch !== undefined ? { patch } : {}) }));
   }
-  const [tracked, untracked, commits] = await Promise.all([git.numstat(where, since), git.untracked(where), git.countCommits(where, since, head)]);
-  if (isFailure(tracked)) return refuse('not_found', tracked.message);
+  // One round of git commands side by side: the diff takes the merge base itself (--merge-base).
+  const base = book!.base;
+  const [head, since, numbers, untracked, commits, tracked] = await Promise.all([
+    git.revParse(where, 'HEAD'), git.mergeBase(where, base, 'HEAD'), git.numstat(where, base), git.untracked(where), git.countCommits(where, base, 'HEAD'),
+    want.patch ? git.patch(where, base) : Promise.resolve(undefined),
+  ]);
+  if (!head) return refuse('not_found', `${member}'s worktree has no commit (${e.path})`);
+  if (isFailure(numbers)) return refuse('not_found', numbers.message);
   if (isFailure(untracked)) return refuse('not_found', untracked.message);
+  if (isFailure(tracked)) return refuse('not_found', tracked.message);
   const added = await Promise.all(untracked.map(async (p) => ({ path: p, added: await countLines(path.join(where, p)), removed: 0 as number | null, untracked: true as const })));
   for (const a of added) if (a.added === null) a.removed = null;
-  const files = [...tracked, ...added];
-  let patch: string | undefined;
-  if (want.patch) {
-    const p = await git.patch(where, since);
-    if (isFailure(p)) return refuse('not_found', p.message);
-    const news = await Promise.all(untracked.map((u) => git.newFilePatch(where, u)));
-    patch = p + news.join('');
-  }
-  return accept(summed({ member, branch: e.branch, base: book!.base, since, head, path: e.path, files, commits, ...(patch !== undefined ? { patch } : {}) }));
+  const files = [...numbers, ...added];
+  const patch = tracked === undefined ? undefined : tracked + (await Promise.all(untracked.map((u) => git.newFilePatch(where, u)))).join('');
+  return accept(summed({ member, branch: e.branch, base, since: since ?? head, head, path: e.path, files, commits, ...(patch !== undefined ? { patch } : {}) }));
 }
 
 function summed(d: Omit<MemberDiff, 'added' | 'removed'>): MemberDiff {

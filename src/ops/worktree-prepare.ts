@@ -48,8 +48,8 @@ async function exists(p: string): Promise<boolean> {
 /** Make or reuse every member's worktree. */
 export async function prepareWorktrees(git: Git, plan: WorktreePlan, log: (line: string) => void): Promise<Prepared> {
   const out: PreparedWorktree[] = [];
-  const notes = await repositoryNotes(git, plan.repo);
-  let listed = await git.worktrees(plan.repo);
+  const [notes, first] = await Promise.all([repositoryNotes(git, plan.repo), git.worktrees(plan.repo)]);
+  let listed = first;
   if (isFailure(listed)) return { ok: false, member: plan.members[0]?.name ?? '', message: listed.message, hint: 'is root a readable git repository?' };
   if (listed.some((w) => w.prunable)) {
     await git.prune(plan.repo);
@@ -105,11 +105,9 @@ async function copyInto(repo: string, worktree: string, files: string[], log: (l
 /** What a worktree of this repository lacks, said once in each member's pane. */
 async function repositoryNotes(git: Git, repo: string): Promise<string[]> {
   const notes: string[] = [];
-  const subs = await git.submodulePaths(repo);
+  const [subs, lfsListed] = await Promise.all([git.submodulePaths(repo), git.runner.run(['grep', '-q', '--cached', '-e', 'filter=lfs', '--', '.gitattributes', '**/.gitattributes'], { cwd: repo })]);
   if (subs.length) notes.push(`this repository has submodules (${subs.slice(0, 3).join(', ')}${subs.length > 3 ? ', …' : ''}); they are not checked out in worktrees: add "git submodule update --init" to worktrees.setup if the member needs them`);
-  const attrs = await git.runner.run(['check-attr', 'filter', '--', '.gitattributes'], { cwd: repo });
-  const lfsListed = await git.runner.run(['grep', '-q', '--cached', '-e', 'filter=lfs', '--', '.gitattributes', '**/.gitattributes'], { cwd: repo });
-  if (attrs.code === 0 && lfsListed.code === 0) {
+  if (lfsListed.code === 0) {
     const lfs = await git.runner.run(['lfs', 'version'], { cwd: repo });
     if (lfs.code !== 0) notes.push('this repository stores files with Git LFS, which is not installed here: LFS files are checked out as pointer files (install git-lfs and run "git lfs pull" in the worktree)');
   }

@@ -95,4 +95,25 @@ describe('teamux diff, merge, discard, worktree list', () => {
     const bad = await cli(['merge', 'amy', '--message', '  ', '--team-dir', t.dir]);
     expect(bad.code).toBe(1);
   });
+
+  it('cli.report-lists-each-members-work-and-archive-removes-worktrees-keeping-unmerged-branches', async () => {
+    const t = await team();
+    writeFiles(t.amy, { 'a.txt': 'a\n' });
+    commitAll(t.amy, 'amy');
+    writeFiles(t.bob, { 'b.txt': 'b\n', 'c.txt': 'c\n' });
+    expect((await cli(['merge', 'amy', '--team-dir', t.dir])).code).toBe(0);
+    const rep = await cli(['report', '--json', '--team-dir', t.dir]);
+    expect(rep.code, rep.err).toBe(0);
+    const work = (JSON.parse(rep.out) as { work: { member: string; branch: string; files: number; merged: boolean }[] }).work;
+    expect(work.map((w) => [w.member, w.files, w.merged])).toEqual([['amy', 0, true], ['bob', 2, false]]);
+    const md = await cli(['report', '--team-dir', t.dir]);
+    expect(md.out).toContain('| amy | teamux/test/amy | 0 | 0 | +0 −0 | yes | live |');
+    const archived = await cli(['archive', '--team-dir', t.dir]);
+    expect(archived.code, archived.err).toBe(0);
+    expect(archived.out).toContain('removed the worktree of amy; branch teamux/test/amy deleted (base has it)');
+    expect(archived.out).toContain('removed the worktree of bob (its uncommitted work committed first); branch');
+    expect(git(t.root, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+    expect(git(t.root, 'show', `${HOSTILE_BRANCH}:c.txt`)).toBe('c\n');
+    expect(git(t.root, 'branch', '--list', 'teamux/*').trim()).toBe('');
+  });
 });

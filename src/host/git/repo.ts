@@ -40,10 +40,17 @@ export class Git {
     return r.code === 0 ? r.stdout.trim() : null;
   }
 
+  /** Shared git folders already asked for, by folder (it does not change while teamux runs). */
+  private readonly commonDirs = new Map<string, string>();
+
   /** The repository's shared git folder (`.git` of the main checkout), absolute. */
   commonDirSync(dir: string): string | null {
+    const known = this.commonDirs.get(dir);
+    if (known !== undefined) return known;
     const r = this.runner.runSync(['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: dir });
-    return r.code === 0 ? r.stdout.trim() : null;
+    if (r.code !== 0) return null;
+    this.commonDirs.set(dir, r.stdout.trim());
+    return r.stdout.trim();
   }
 
   /** Whether `ref` names a commit. */
@@ -114,9 +121,9 @@ export class Git {
     return r.code === 0 ? Number(r.stdout.trim()) : 0;
   }
 
-  /** Per-file line counts of the work tree at `dir` against commit `base` (tracked files, renames found). */
+  /** Per-file line counts of the work tree at `dir` against its merge base with `base` (tracked files, renames found). */
   async numstat(dir: string, base: string): Promise<FileChange[] | GitFailure> {
-    const r = await this.run(['diff', '--no-ext-diff', '--no-textconv', '-M', '-z', '--numstat', base, '--'], { cwd: dir });
+    const r = await this.run(['diff', '--no-ext-diff', '--no-textconv', '-M', '-z', '--numstat', '--merge-base', base, '--'], { cwd: dir });
     return r.code === 0 ? parseNumstat(r.stdout) : failure('git diff --numstat', r);
   }
 
@@ -138,9 +145,9 @@ export class Git {
     return r.code === 0 ? r.stdout.split('\0').filter(Boolean) : failure('git ls-files', r);
   }
 
-  /** The unified diff of the work tree at `dir` against commit `base`, for tracked files. */
+  /** The unified diff of the work tree at `dir` against its merge base with `base`, for tracked files. */
   async patch(dir: string, base: string): Promise<string | GitFailure> {
-    const r = await this.run(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '-M', base, '--'], { cwd: dir });
+    const r = await this.run(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '-M', '--merge-base', base, '--'], { cwd: dir });
     return r.code === 0 ? r.stdout : failure('git diff', r);
   }
 
