@@ -4,6 +4,7 @@
  * store's connection, budgets), the sections it can show, and which requests keys act on. The
  * reducer keeps one SidebarData in its state; ui/sidebar.ts renders it. Pure types and one query.
  */
+import type { WorkSummary } from '../protocol/worktrees.js';
 import type { BudgetSummary } from '../protocol/budget.js';
 import type { PipelineSummary } from '../protocol/pipeline.js';
 import type { ProtocolRequest, Task, TeamEvent } from '../protocol/types.js';
@@ -38,6 +39,8 @@ export interface SidebarData {
   store?: { state: 'connected' | 'reconnecting' | 'closed'; detail: string } | null;
   /** Spend against the team's and members' budgets; absent or null: no budget. */
   budget?: BudgetSummary | null;
+  /** Members' work in their worktrees (counts, overlaps); absent or null: no worktrees. */
+  work?: WorkSummary | null;
 }
 
 /** Pending requests, oldest first: the ones keys act on. */

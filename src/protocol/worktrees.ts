@@ -52,3 +52,9 @@ export function entryOf(book: WorktreeBook, member: string): WorktreeEntry | und
 export function lastMerge(book: WorktreeBook, member: string): WorkEvent | undefined {
   return book.events.filter((e) => e.member === member && e.kind === 'merged').at(-1);
 }
+
+/** What the sidebar shows of the team's work: per member its counts, and files two members changed. */
+export interface WorkSummary {
+  members: Readonly<Record<string, { added: number; removed: number; files: number }>>;
+  overlaps: readonly { path: string; members: readonly string[] }[];
+}

@@ -14,6 +14,8 @@ import { claudeUsageLabel } from './claude-usage.js';
 import { pipelineLineRow, verdictBadge } from './pipeline-line.js';
 import { budgetLineRow, spentMembers } from './budget-line.js';
 import { C, fit, style, textWidth, type Row } from './text.js';
+import type { WorkSummary } from '../protocol/worktrees.js';
+import { visible } from '../protocol/visible.js';
 
 /** What the sidebar needs besides the snapshot. */
 export interface SidebarOptions {
@@ -148,10 +150,24 @@ function rosterRows(s: SidebarData, o: SidebarOptions): Row[] {
     const mark = spent.has(m.name) && !hooks?.budget ? ' ✗budget' : '';
     const row: Row = [{ text: '● ', attr: activityStyle(a.kind) }, { text: name, attr: PLAIN }];
     if (mark) row.push({ text: fit(mark, Math.max(0, o.width - 2 - nameWidth)), attr: style(C.red, C.default, { bold: true }) });
-    const room = Math.max(0, o.width - 3 - nameWidth - textWidth(mark));
+    const work = s.work?.members[m.name];
+    const counts = work && work.files > 0 ? ` +${work.added} −${work.removed} · ${work.files} file${work.files === 1 ? '' : 's'}` : '';
+    const room = Math.max(0, o.width - 3 - nameWidth - textWidth(mark) - textWidth(counts));
     if (room > 0) row.push({ text: ` ${claudeUsageLabel(a.label, hooks, room)}`, attr: activityStyle(a.kind) });
+    if (counts && o.width - 2 - nameWidth - textWidth(mark) > textWidth(counts)) row.push({ text: counts, attr: DIM });
     return row;
-  });
+  }).concat(overlapRows(s.work, o.width));
+}
+
+/** The most overlap lines the roster shows (then "… N more"). */
+const OVERLAPS_SHOWN = 3;
+
+/** A yellow line per file two members both changed, naming them. */
+function overlapRows(work: WorkSummary | null | undefined, width: number): Row[] {
+  const all = work?.overlaps ?? [];
+  const rows: Row[] = all.slice(0, OVERLAPS_SHOWN).map((o) => [{ text: fit(`  ⚠ overlap ${visible(o.path)}: ${o.members.join(' + ')}`, width), attr: style(C.yellow, C.default, { bold: true }) }]);
+  if (all.length > OVERLAPS_SHOWN) rows.push([{ text: fit(`  ⚠ … ${all.length - OVERLAPS_SHOWN} more overlapping files (teamux worktree list)`, width), attr: style(C.yellow, C.default) }]);
+  return rows;
 }
 
 /** Render the sidebar. */

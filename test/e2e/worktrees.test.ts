@@ -33,7 +33,7 @@ describe('worktrees (e2e in tmux)', () => {
     makeRepo(root, { 'shared.txt': 'base\n', '.gitignore': '.teamux/\nsetup.out\n' });
     const file = path.join(root, 'team.yaml');
     writeFileSync(file, [
-      'name: crew', 'sidebar: { hidden: true }', 'shutdown_timeout: 1',
+      'name: crew', 'sidebar: { hide_below: 0, width: 60, max_width: 60 }', 'shutdown_timeout: 1',
       'env: { GIT_AUTHOR_NAME: t, GIT_AUTHOR_EMAIL: t@t, GIT_COMMITTER_NAME: t, GIT_COMMITTER_EMAIL: t@t }',
       'worktrees:', '  setup: ["echo setup-ran > setup.out"]',
       'lead: { name: lead, role: shell, command: [bash, --norc, --noprofile] }',
@@ -46,6 +46,8 @@ describe('worktrees (e2e in tmux)', () => {
     const d = await TmuxDriver.start(`cd ${root} && ${process.execPath} ${BIN} start ${file}; echo TEAMUX-EXIT=$?; sleep 600`, 200, 50);
     drivers.push(d);
     await d.waitFor((s) => s.includes('amy-COMMITTED') && s.includes('bob-COMMITTED'), 'both members to commit in their worktrees', 60_000);
+    // The sidebar counts both members' work and marks the file they both changed, naming both.
+    await d.waitFor((s) => (s.match(/\+2 −1 · 2 files/g) ?? []).length === 2 && s.includes('overlap shared.txt: amy + bob'), 'the sidebar to show both members\' work and the overlap', 30_000);
     const list = await teamux(['worktree', 'list', '--json'], root);
     expect(list.code, list.err).toBe(0);
     const rows = (JSON.parse(list.out) as { worktrees: { member: string; path: string; branch: string; files: number }[]; overlaps: unknown }).worktrees;
