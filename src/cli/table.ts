@@ -28,6 +28,7 @@ export const verbs: VerbEntry[] = [
   { name: 'diff', summary: "a member's work against base (its worktree's committed and uncommitted changes)", load: async () => (await import('./worktree.js')).diffVerb },
   { name: 'merge', summary: "merge a member's work into base in root: all or nothing (a conflict exits 3, root unchanged)", load: async () => (await import('./worktree.js')).mergeVerb },
   { name: 'discard', summary: "throw a member's work away (its worktree back to base); a backup ref keeps it", load: async () => (await import('./worktree.js')).discardVerb },
+  { name: 'request-changes', summary: "send a member review comments on its work (files and lines) as one inbox message", load: async () => (await import('./worktree.js')).requestChangesVerb },
   { name: 'worktree', summary: "list members' worktrees: path, branch, base, changes, overlaps", load: async () => (await import('./worktree.js')).worktreeVerb },
   { name: 'archive', summary: 'move a finished team to .teamux/archive/<team>-<time>/', load: async () => (await import('./archive.js')).archiveVerb },
   { name: 'pipeline', summary: "a staged pipeline: where it stands (stages, stories, verdicts), and the lead's retry of blocked stories", load: async () => (await import('./pipeline.js')).pipelineVerb },

@@ -11,8 +11,10 @@ import { discardMember, mergeMember, type MergeOutcome } from '../ops/worktree-m
 import { OPERATOR } from '../protocol/trust.js';
 import { WorktreeRecord } from '../store/worktrees.js';
 import type { TeamStore } from '../store/team.js';
-import { EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUSED, onePositional, openTeam, parse, report, TEAM_OPTIONS, UsageError, type CliContext } from './context.js';
+import { actingAs, EXIT_BAD_INPUT, EXIT_OK, EXIT_REFUSED, onePositional, openTeam, parse, report, TEAM_OPTIONS, UsageError, type CliContext } from './context.js';
 import { cliGit } from './worktrees-run.js';
+import { parseComment, requestChanges, type ReviewComment } from '../ops/worktree-review.js';
+import { worktreeEntry } from '../ops/worktree-diff.js';
 import type { Verb } from './verb.js';
 
 const HINTS: Record<string, string> = {
@@ -36,6 +38,18 @@ export function statText(d: MemberDiff): string {
 async function recordOf(ctx: CliContext, teamDir: string | undefined): Promise<{ store: TeamStore; record: WorktreeRecord }> {
   const store = await openTeam(ctx, teamDir);
   return { store, record: new WorktreeRecord(store.dir) };
+}
+
+/**
+ * Merging and discarding are the reviewer's: inside a teammate's pane (TEAMUX_MEMBER) they are
+ * refused, so a member cannot land or erase work past the review; the lead and the person may.
+ */
+async function judgeOrRefuse(ctx: CliContext, store: TeamStore, verb: string, json: boolean): Promise<number | null> {
+  const me = ctx.env.TEAMUX_MEMBER;
+  if (!me) return null;
+  const m = await store.member(me);
+  if (m.ok && m.value.kind === 'lead') return null;
+  return report(ctx, json, { ok: false, reason: 'not_owner', message: `teamux ${verb} is the reviewer's: ${me} is a teammate (TEAMUX_MEMBER) and cannot ${verb} work` }, () => '', 'ask the lead or the person at the screen to review it (teamux msg send)');
 }
 
 export const diffVerb: Verb = {
@@ -62,6 +76,8 @@ export const mergeVerb: Verb = {
     const name = onePositional(positionals, 'member name', this.usage[0]!);
     if (values.message !== undefined && values.message.trim() === '') throw new UsageError('--message is empty', 'give the merge commit a message, or leave --message out');
     const { store, record } = await recordOf(ctx, values['team-dir']);
+    const refused = await judgeOrRefuse(ctx, store, 'merge', values.json);
+    if (refused !== null) return refused;
     const task = (await store.tasks.list({ status: 'in_progress' })).tasks.find((t) => t.owner === name);
     const r = await mergeMember(cliGit(ctx.env), record, name, { squash: values.squash, ...(values.message !== undefined ? { message: values.message } : {}), by: ctx.env.TEAMUX_MEMBER || OPERATOR, ...(task ? { task: `task ${task.id} (${task.subject})` } : {}) });
     return printMerge(ctx, values.json, r);
@@ -88,7 +104,9 @@ export const discardVerb: Verb = {
   async run(ctx, argv) {
     const { values, positionals } = parse(argv, TEAM_OPTIONS, this.usage[0]!);
     const name = onePositional(positionals, 'member name', this.usage[0]!);
-    const { record } = await recordOf(ctx, values['team-dir']);
+    const { store, record } = await recordOf(ctx, values['team-dir']);
+    const refused = await judgeOrRefuse(ctx, store, 'discard', values.json);
+    if (refused !== null) return refused;
     const r = await discardMember(cliGit(ctx.env), record, name, ctx.env.TEAMUX_MEMBER || OPERATOR);
     return report(ctx, values.json, r, (v) => `discarded ${v.member}'s work on ${visible(v.branch)}: its worktree is back at base (${v.base.slice(0, 12)}); the work is kept at ${visible(v.backup)}`, r.ok ? undefined : hintFor(r.reason));
   },
@@ -126,5 +144,29 @@ export const worktreeVerb: Verb = {
     }
     for (const o of over) ctx.out(`overlap: ${visible(o.path)} changed by ${o.members.join(' and ')}`);
     return diffs.every((d) => d.ok) ? EXIT_OK : EXIT_BAD_INPUT;
+  },
+};
+
+export const requestChangesVerb: Verb = {
+  name: 'request-changes',
+  usage: ['request-changes NAME --comment "PATH[:LINE]: TEXT" [--comment …] [--as REVIEWER] [--json] [--team-dir DIR]'],
+  examples: ['teamux request-changes amy --comment "src/parse.ts:12: handle the empty string" --comment "README.md: say what changed" --as lead'],
+  async run(ctx, argv) {
+    const { values, positionals } = parse(argv, { ...TEAM_OPTIONS, comment: { type: 'string', short: 'c', multiple: true }, as: { type: 'string' } }, this.usage[0]!);
+    const name = onePositional(positionals, 'member name', this.usage[0]!);
+    const comments: ReviewComment[] = [];
+    for (const c of values.comment ?? []) {
+      const parsed = parseComment(c);
+      if (!parsed) throw new UsageError(`--comment "${visible(c)}" does not name a file`, 'write it as PATH:LINE: TEXT or PATH: TEXT');
+      comments.push(parsed);
+    }
+    if (comments.length === 0) throw new UsageError('missing --comment', `usage: ${this.usage[0]!}`);
+    const from = actingAs(ctx, values.as, '--as');
+    const { store, record } = await recordOf(ctx, values['team-dir']);
+    const book = await record.read();
+    if (!book.ok) throw new UsageError(book.message);
+    const entry = worktreeEntry(cliGit(ctx.env), book.book, name);
+    const r = entry.ok ? await requestChanges(store, from, name, entry.value.branch, comments) : entry;
+    return report(ctx, values.json, r, (m) => `sent ${name} ${comments.length} comment${comments.length === 1 ? '' : 's'} in one message (${m.id})`, r.ok ? undefined : hintFor(r.reason));
   },
 };

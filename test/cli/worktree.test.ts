@@ -116,4 +116,23 @@ describe('teamux diff, merge, discard, worktree list', () => {
     expect(git(t.root, 'show', `${HOSTILE_BRANCH}:c.txt`)).toBe('c\n');
     expect(git(t.root, 'branch', '--list', 'teamux/*').trim()).toBe('');
   });
+
+  it('cli.request-changes-sends-one-message-naming-files-and-lines-and-a-teammate-cannot-merge', async () => {
+    const t = await team();
+    writeFiles(t.amy, { 'a.txt': 'a\n' });
+    const r = await cli(['request-changes', 'amy', '--as', 'lead', '--comment', 'a.txt:1: say more', '--comment', 'README.md: mention a.txt', '--comment', 'a.txt:3: and here', '--team-dir', t.dir]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('sent amy 3 comments in one message');
+    const inbox = await cli(['inbox', 'read', '--as', 'amy', '--json', '--team-dir', t.dir]);
+    const msgs = (JSON.parse(inbox.out) as { messages: { from: string; text: string }[] }).messages;
+    expect(msgs).toHaveLength(1);
+    expect(msgs[0]!.from).toBe('lead');
+    expect(msgs[0]!.text).toBe('Changes requested on your work (branch teamux/test/amy), 3 comments on 2 files:\n\na.txt:\n  - line 1: say more\n  - line 3: and here\n\nREADME.md:\n  - mention a.txt\n\nChange these in your worktree and commit; the reviewer sees the new diff.');
+    const bad = await cli(['request-changes', 'amy', '--as', 'lead', '--comment', 'no file here', '--team-dir', t.dir]);
+    expect(bad.code).toBe(1);
+    const self = await cli(['merge', 'amy', '--team-dir', t.dir], { TEAMUX_MEMBER: 'amy' });
+    expect(self.code).toBe(3);
+    expect(self.err).toContain('refused (not_owner): teamux merge is the reviewer');
+    expect(git(t.root, 'log', '--oneline').trim().split('\n')).toHaveLength(1);
+  });
 });

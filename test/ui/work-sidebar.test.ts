@@ -2,7 +2,8 @@
 // rendered as text and attributes, with a hostile file name escaped.
 import { describe, expect, it } from 'vitest';
 import type { MemberView } from '../../src/store/team.js';
-import { renderSidebar, type SidebarData } from '../../src/ui/sidebar.js';
+import type { SidebarData } from '../../src/mux/sidebar-data.js';
+import { renderSidebar } from '../../src/ui/sidebar.js';
 import { C, style } from '../../src/ui/text.js';
 
 const member = (name: string): MemberView => ({ name, role: 'r', kind: 'teammate', status: 'working', reportedStatus: 'working', pid: 1, pidStart: null, joinedAt: null, exitCode: null, planRequired: false, planApprover: null, tools: null, runtime: 'command', heartbeatAt: null }) as MemberView;
