@@ -10,6 +10,7 @@ import { assignTask, broadcast, readInbox, sendMessage } from './messages.js';
 import type { AnyOp } from './op.js';
 import { approvePlan, planStatusOp, rejectPlan, requestShutdown, respondShutdown, submitPlan } from './requests.js';
 import { retryStory } from './pipeline.js';
+import { memberDiffOp } from './worktree-review.js';
 import { spawnTeammate } from './spawn.js';
 import { createTask, taskClaim, taskComplete, taskGet, taskList, taskRelease, taskUpdate } from './tasks.js';
 import { deleteTask, editTask, reassignTask, reopenTask, taskFail } from './tasks-machine.js';
@@ -17,7 +18,7 @@ import { deleteTask, editTask, reassignTask, reopenTask, taskFail } from './task
 /** Every op. */
 export const ALL_OPS: readonly AnyOp[] = [
   taskList, taskGet, taskClaim, taskUpdate, taskComplete, taskRelease, taskFail,
-  sendMessage, readInbox, submitPlan, planStatusOp, respondShutdown,
+  sendMessage, readInbox, submitPlan, planStatusOp, respondShutdown, memberDiffOp,
   createTask, assignTask, broadcast, approvePlan, rejectPlan, requestShutdown, spawnTeammate,
   reopenTask, reassignTask, editTask, deleteTask, retryStory,
 ];

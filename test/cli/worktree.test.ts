@@ -10,6 +10,9 @@ import { bookWith, prepareWorktrees } from '../../src/ops/worktree-prepare.js';
 import { WorktreeRecord } from '../../src/store/worktrees.js';
 import { commitAll, git, makeRepo, writeFiles } from '../helpers/git.js';
 import { cli, makeTeam } from '../helpers/team.js';
+import { memberDiffOp } from '../../src/ops/worktree-review.js';
+import { TeamStore } from '../../src/store/team.js';
+import type { Member } from '../../src/protocol/types.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -134,5 +137,22 @@ describe('teamux diff, merge, discard, worktree list', () => {
     expect(self.code).toBe(3);
     expect(self.err).toContain('refused (not_owner): teamux merge is the reviewer');
     expect(git(t.root, 'log', '--oneline').trim().split('\n')).toHaveLength(1);
+  });
+
+  it('ops.member-diff-gives-a-verifier-the-authors-work-through-the-same-op', async () => {
+    const t = await team();
+    writeFiles(t.amy, { 'shared.txt': 'ONE\n' });
+    commitAll(t.amy, 'amy');
+    const opened = await TeamStore.open(t.dir);
+    if (!opened.ok) throw new Error(opened.error.message);
+    const store = opened.store;
+    const ctx = { store, team: await store.config(), me: (await store.member('bob')).ok ? ((await store.member('bob')) as { value: Member }).value : null };
+    const stat = await memberDiffOp.reply({ member: 'amy', stat: true }, ctx);
+    expect(stat.isError).toBe(false);
+    expect(stat.text).toMatch(/^amy on teamux\/test\/amy \([0-9a-f]{12}\): \+1 −1 · 1 file, 1 commit ahead of main\n  shared\.txt  \+1 -1$/);
+    const full = await memberDiffOp.reply({ member: 'amy', stat: false }, ctx);
+    expect(full.text).toContain('-one\n+ONE');
+    const none = await memberDiffOp.reply({ member: 'lead', stat: true }, ctx);
+    expect(none).toMatchObject({ isError: true, text: expect.stringContaining('refused (not_found): lead has no worktree') });
   });
 });

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeTeam } from '../helpers/team.js';
 import { callTool, mcpClient } from './helpers.js';
 
-const TEAMMATE_TOOLS = ['task_list', 'task_get', 'task_claim', 'task_update', 'task_complete', 'task_release', 'task_fail', 'send_message', 'read_inbox', 'submit_plan', 'plan_status', 'respond_shutdown'];
+const TEAMMATE_TOOLS = ['task_list', 'task_get', 'task_claim', 'task_update', 'task_complete', 'task_release', 'task_fail', 'send_message', 'read_inbox', 'submit_plan', 'plan_status', 'respond_shutdown', 'member_diff'];
 const LEAD_ONLY = ['create_task', 'assign_task', 'broadcast', 'approve_plan', 'reject_plan', 'request_shutdown', 'spawn_teammate', 'reopen_task', 'reassign_task', 'edit_task', 'delete_task', 'retry_story'];
 
 const clients: Client[] = [];
