@@ -8,6 +8,9 @@
 // tool call runs it) and the status line (every screen change, and right as a permitted tool starts), each
 // as the Perl script Claude Code runs when there is Perl (src/agents/claude/hook-perl.ts) and as the node CLI
 // (what ran before, and without Perl).
+// TEAMUX_BENCH_BASE=/other/checkout/bin/teamux times that build's forms of the same hooks (its CommonJS
+// entry, its Perl scripts as its dist/ writes them, its CLI) in the same interleaved runs, and prints
+// each row's ratio to the base's.
 // Goal: median Stop hook < 150 ms. Prints medians and ratios; run after `npx tsc`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -62,6 +65,20 @@ if (perl) {
   chmodSync(perlScript, 0o700);
   chmodSync(perlHooks, 0o700);
 }
+// The base build, when asked for: its own entry and Perl scripts, from its own dist/.
+const baseBin = process.env.TEAMUX_BENCH_BASE ? path.resolve(process.env.TEAMUX_BENCH_BASE) : null;
+let base = null;
+if (baseBin) {
+  const dist = path.join(path.dirname(baseBin), '..', 'dist');
+  const claudeDir = existsSync(path.join(dist, 'agents', 'claude')) ? path.join(dist, 'agents', 'claude') : path.join(dist, 'claude');
+  base = { bin: baseBin, entry: path.join(claudeDir, 'stop-fast.cjs'), stop: path.join(root, 'base-stop-hook'), hooks: path.join(root, 'base-hooks') };
+  if (perl) {
+    const { perlStopScript: baseStop } = await import(path.join(claudeDir, 'stop-perl.js'));
+    const { perlHookScript: baseHooks } = await import(path.join(claudeDir, 'hook-perl.js'));
+    writeFileSync(base.stop, baseStop(perl, process.execPath, base.entry, baseBin), { mode: 0o700 });
+    writeFileSync(base.hooks, baseHooks(perl, process.execPath, baseBin), { mode: 0o700 });
+  }
+}
 const rows = {
   'node -e 0': [], 'perl -e 0': [], 'teamux hook Stop, Perl (nothing to deliver)': [], 'teamux --version': [], 'teamux hook Stop (nothing to deliver)': [], 'bin/teamux hook Stop (same, ESM launcher)': [], 'teamux hook SessionEnd (the full CLI)': [],
   'PreToolUse Read, Perl fast path': [], 'PreToolUse Read, CommonJS entry (no Perl)': [], 'PreToolUse Read, node CLI': [], 'StatusLine, Perl': [], 'StatusLine, node CLI': [],
@@ -91,18 +108,37 @@ for (let i = 0; i < RUNS; i++) {
     rows['PreToolUse Read, Perl fast path'].push(time([perlHooks, ...hookArgs('PreToolUse', 'amy')], toolInput, perl, 'PreToolUse Read, Perl fast path'));
     rows['StatusLine, Perl'].push(time([perlHooks, ...hookArgs('StatusLine', 'amy')], statusInput, perl, 'StatusLine, Perl'));
   }
+  if (base) {
+    const b = (row, args, input, program = process.execPath) => (rows[`${row} [base]`] ??= []).push(time(args, input, program, `${row} [base]`));
+    b('teamux --version', [base.bin, '--version']);
+    b('teamux hook Stop (nothing to deliver)', [base.entry, ...hookArgs('Stop', 'amy')], stdin);
+    b('PreToolUse Read, CommonJS entry (no Perl)', [base.entry, ...hookArgs('PreToolUse', 'amy')], toolInput);
+    b('StatusLine, node CLI', [base.bin, ...hookArgs('StatusLine', 'amy')], statusInput);
+    if (perl) {
+      b('teamux hook Stop, Perl (nothing to deliver)', [base.stop, ...hookArgs('Stop', 'amy')], stdin, perl);
+      b('PreToolUse Read, Perl fast path', [base.hooks, ...hookArgs('PreToolUse', 'amy')], toolInput, perl);
+      b('StatusLine, Perl', [base.hooks, ...hookArgs('StatusLine', 'amy')], statusInput, perl);
+    }
+  }
 }
 // The detached bookkeeping of each Stop (idle_notification to the lead) finishes before the folder goes.
 const leadInbox = path.join(teamDir, 'inboxes', 'lead.jsonl');
 const notified = () => (existsSync(leadInbox) ? readFileSync(leadInbox, 'utf8').split('idle_notification').length - 1 : 0);
-const stops = (perl ? 3 : 2) * RUNS;
+const stops = ((perl ? 3 : 2) + (base ? (perl ? 2 : 1) : 0)) * RUNS;
 for (const deadline = Date.now() + 120_000; notified() < stops && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
 if (notified() < stops) console.error(`warning: only ${notified()} of ${stops} idle notifications arrived`);
 rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
 const ref = median(rows['node -e 0']);
 console.log(`Stop hook benchmark, ${RUNS} runs each (median ms, ratio to node -e 0):`);
 const cpu = (name) => (cpuTicks[name] === undefined ? '' : `   CPU ${((cpuTicks[name] * 10) / rows[name].length).toFixed(0).padStart(4)} ms a run`);
-for (const [name, xs] of Object.entries(rows)) if (xs.length) console.log(`  ${name.padEnd(46)} ${median(xs).toFixed(1).padStart(7)} ms  ${(median(xs) / ref).toFixed(2)}x${cpu(name)}`);
+for (const [name, xs] of Object.entries(rows)) if (xs.length) console.log(`  ${name.padEnd(52)} ${median(xs).toFixed(1).padStart(7)} ms  ${(median(xs) / ref).toFixed(2)}x${cpu(name)}`);
+if (base) {
+  console.log(`This build vs TEAMUX_BENCH_BASE (${base.bin}), same runs (median, ratio this/base):`);
+  for (const name of Object.keys(rows)) {
+    const other = rows[`${name} [base]`];
+    if (!name.endsWith('[base]') && other?.length && rows[name].length) console.log(`  ${name.padEnd(52)} ${median(rows[name]).toFixed(1).padStart(7)} ms vs ${median(other).toFixed(1).padStart(7)} ms  ${(median(rows[name]) / median(other)).toFixed(2)}x`);
+  }
+}
 const stop = median(rows[perl ? 'teamux hook Stop, Perl (nothing to deliver)' : 'teamux hook Stop (nothing to deliver)']);
 if (perl) {
   const pre = median(rows['PreToolUse Read, Perl fast path']);

@@ -116,11 +116,16 @@ async function cliSection() {
     { name: 'teamux inbox read, 1 new', argv: [process.execPath, BIN, 'inbox', 'read', '--as', 'lead', '--team-dir', dir], status: 0, before: () => store.send({ from: 'amy', to: 'lead', type: 'message', text: 'one more' }) },
     { name: `teamux task claim (${CLI_BOARD / 1000}k board)`, argv: [process.execPath, BIN, 'task', 'claim', '--as', 'amy', '--team-dir', dir], status: 0 },
   ];
+  // TEAMUX_BENCH_BASE=/other/checkout/bin/teamux: that build's --version, inbox read and claim in the same rotation.
+  const baseBin = process.env.TEAMUX_BENCH_BASE;
+  const based = baseBin ? commands.filter((c) => c.argv[1] === BIN && !c.before).map((c) => ({ ...c, name: `${c.name} [base]`, argv: [c.argv[0], baseBin, ...c.argv.slice(2)] })) : [];
+  commands.push(...based);
   const times = await interleaved(commands, RUNS);
   const node = med(times[0]);
   const version = med(times[commands.findIndex((c) => c.name === 'teamux --version')]);
-  const rows = commands.map((c, i) => [c.name, mr(times[i]), ratio(med(times[i]), node), ratio(med(times[i]), version)]);
-  printTable(`CLI floor: ${RUNS} interleaved runs each, ms (median (min–max)); goals: --version and inbox read ≤ 1.5x node -e 0, task claim ≤ 1.2x --version`, ['command', 'median (range)', 'vs node -e 0', 'vs --version'], rows);
+  const baseOf = (name) => commands.findIndex((c) => c.name === `${name} [base]`);
+  const rows = commands.map((c, i) => [c.name, mr(times[i]), ratio(med(times[i]), node), ratio(med(times[i]), version), baseOf(c.name) < 0 ? '' : ratio(med(times[i]), med(times[baseOf(c.name)]))]);
+  printTable(`CLI floor: ${RUNS} interleaved runs each, ms (median (min–max)); goals: --version and inbox read ≤ 1.5x node -e 0, task claim ≤ 1.2x --version`, ['command', 'median (range)', 'vs node -e 0', 'vs --version', 'vs base'], rows);
 }
 
 async function tasksSection() {

@@ -13,13 +13,11 @@ import { lstatSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { stat, utimes } from 'node:fs/promises';
 import * as path from 'node:path';
 import { checkFolderSync, UnsafePathError } from './fsx.js';
+import { LOCK_PROTOCOL } from './lock-protocol.js';
 
-/** A lock whose mtime has not moved for this long is stale (store/lock.ts's `stale`). */
-export const LOCK_STALE_MS = 5_000;
-/** How often a holder moves its lock's mtime (store/lock.ts's `update`). */
-const UPDATE_MS = 1_000;
-/** Retries while the lock is busy: about 10 s, backing off from 1 ms to 40 ms (store/lock.ts's `retries`). */
-const RETRIES = 300;
+/** A lock whose mtime has not moved for this long is stale (lock-protocol.ts). */
+export const LOCK_STALE_MS = LOCK_PROTOCOL.staleMs;
+const { updateMs: UPDATE_MS, retries: RETRIES, suffix: SUFFIX } = LOCK_PROTOCOL;
 
 /** The lock could not be taken in time: another process holds it (exit 3 on the CLI). */
 export class LockBusyError extends Error {
@@ -35,7 +33,7 @@ export class LockBusyError extends Error {
 export function checkLockPath(target: string): void {
   checkFolderSync(path.dirname(target));
   try {
-    if (lstatSync(`${target}.lock`).isSymbolicLink()) throw new UnsafePathError(`${target}.lock`, 'is a symbolic link');
+    if (lstatSync(`${target}${SUFFIX}`).isSymbolicLink()) throw new UnsafePathError(`${target}${SUFFIX}`, 'is a symbolic link');
   } catch (err) {
     if (err instanceof UnsafePathError) throw err;
   }
@@ -126,13 +124,13 @@ export async function tryWithDirLock<T>(target: string, fn: () => Promise<T>): P
 /** Take the lock, retrying `retries` times while it is busy; its release, or null when it stayed busy. */
 async function acquire(target: string, retries: number): Promise<(() => Promise<void>) | null> {
   checkLockPath(target);
-  const dir = `${target}.lock`;
+  const dir = `${target}${SUFFIX}`;
   hookProcess();
   for (let attempt = 0; ; attempt++) {
     if (take(dir)) break;
     if (attempt >= retries) return null;
-    // The retry package's back-off as proper-lockfile configures it: factor 1.3, 1 to 40 ms, randomized.
-    await new Promise((r) => setTimeout(r, Math.min(40, Math.round((Math.random() + 1) * 1.3 ** attempt))));
+    // The retry package's back-off as proper-lockfile is configured (lock-protocol.ts), randomized.
+    await new Promise((r) => setTimeout(r, Math.min(LOCK_PROTOCOL.maxTimeoutMs, Math.round((Math.random() + 1) * LOCK_PROTOCOL.minTimeoutMs * LOCK_PROTOCOL.factor ** attempt))));
   }
   held.add(dir);
   let mtime = statSync(dir).mtimeMs;

@@ -5,16 +5,17 @@
  */
 import lockfile from 'proper-lockfile';
 import { checkLockPath, LockBusyError } from './dir-lock.js';
+import { LOCK_PROTOCOL } from './lock-protocol.js';
 
 export { LockBusyError };
 
-// About 10 s of retries at most (300 tries, backing off to 40 ms); the lock is stale after 5 s
-// without its holder refreshing it (every second).
+// About 10 s of retries at most; the lock is stale after 5 s without its holder refreshing it (every
+// second): lock-protocol.ts's figures.
 const LOCK_OPTIONS = {
   realpath: false,
-  stale: 5_000,
-  update: 1_000,
-  retries: { retries: 300, factor: 1.3, minTimeout: 1, maxTimeout: 40, randomize: true },
+  stale: LOCK_PROTOCOL.staleMs,
+  update: LOCK_PROTOCOL.updateMs,
+  retries: { retries: LOCK_PROTOCOL.retries, factor: LOCK_PROTOCOL.factor, minTimeout: LOCK_PROTOCOL.minTimeoutMs, maxTimeout: LOCK_PROTOCOL.maxTimeoutMs, randomize: true },
 } as const;
 
 /**
@@ -80,7 +81,7 @@ export async function tryWithLock<T>(target: string, fn: () => Promise<T>): Prom
 /** Take the lock folder (with the retries of LOCK_OPTIONS when `wait`, else once); null while another holds it. */
 async function acquire(target: string, wait: boolean): Promise<(() => Promise<void>) | null> {
   try {
-    return await lockfile.lock(target, { ...LOCK_OPTIONS, ...(wait ? {} : { retries: 0 }), lockfilePath: `${target}.lock`, onCompromised });
+    return await lockfile.lock(target, { ...LOCK_OPTIONS, ...(wait ? {} : { retries: 0 }), lockfilePath: `${target}${LOCK_PROTOCOL.suffix}`, onCompromised });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return null;
     throw err;

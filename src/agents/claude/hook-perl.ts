@@ -19,6 +19,7 @@
 import { TOKEN_FIELDS } from '../../protocol/transcript-usage.js';
 import { deadlineRefusal, PRE_TOOL_DEADLINE_S } from './hook-deadline.js';
 import { perlSlurp } from './perl-read.js';
+import { LOCK_PROTOCOL } from '../../store/lock-protocol.js';
 import { CLAUDE_READ_ONLY_TOOLS } from './tool-gate.js';
 
 const perlString = (s: string): string => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -115,22 +116,27 @@ sub write_atomic {
   unlink $tmp unless $ok;
   return $ok;
 }
-# proper-lockfile's lock: a directory <target>.lock, stale when its mtime is 5 s old. Gives up after
-# about 2 s (the next status line records what this one could not).
+# The team folder's lock (src/store/lock-protocol.ts, proper-lockfile's): a directory <target>.lock,
+# its mtime moved while held, stale when it is 5 s old. Gives up after about 2 s (the next status line
+# records what this one could not).
 sub with_lock {
   my ($target, $fn) = @_;
-  my $lock = "$target.lock";
+  my $lock = "$target${LOCK_PROTOCOL.suffix}";
   for (my $i = 0; $i < 100; $i++) {
     return 0 if -l $lock;
     if (mkdir $lock, 0700) {
       # Claude Code may end a status line that is still running: the lock goes with it, not 5 s later.
       local @SIG{qw(TERM INT HUP PIPE)} = (sub { rmdir $lock; exit 1 }) x 4;
+      # The holder's heartbeat: the lock's mtime moves every ${LOCK_PROTOCOL.updateMs} ms while it is held.
+      local $SIG{ALRM} = sub { utime(undef, undef, $lock); Time::HiRes::alarm(${LOCK_PROTOCOL.updateMs / 1000}); };
+      Time::HiRes::alarm(${LOCK_PROTOCOL.updateMs / 1000});
       eval { $fn->() };
+      Time::HiRes::alarm(0);
       rmdir $lock;
       return 1;
     }
     my $m = (stat $lock)[9];
-    if (defined $m && Time::HiRes::time() - $m > 5) { rmdir $lock; next; }
+    if (defined $m && Time::HiRes::time() - $m > ${LOCK_PROTOCOL.staleMs / 1000}) { rmdir $lock; next; }
     Time::HiRes::sleep(0.02);
   }
   return 0;

@@ -15,6 +15,7 @@ import { shellQuote } from '../../../src/host/tmux/quote.js';
 import { scriptDigest } from '../../../src/store/exec-folder.js';
 import { perlHookScript } from '../../../src/agents/claude/hook-perl.js';
 import { readClaudeActivity, swapClaudeBudget } from '../../../src/store/claude.js';
+import { withLock } from '../../../src/store/lock.js';
 import { PERL, runHook } from '../../helpers/hook-shell.js';
 import { BIN, makeTeam } from '../../helpers/team.js';
 
@@ -112,5 +113,22 @@ describe.skipIf(!PERL)('the Perl StatusLine and PreToolUse hooks', () => {
     expect((await runHook(hookCommand(ctx(fastOnly), 'PreToolUse'), tool('Read', transcript))).code).not.toBe(0);
     const read = await runHook(hookCommand(ctx(script), 'PreToolUse'), tool('Read', transcript));
     expect(JSON.parse(read.out).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('blocked: budget spent') });
+  });
+
+  it('claude.hook-perl-status-line-keeps-out-of-a-lock-that-node-holds', async () => {
+    const t = await makeTeam(['amy'], { runtime: 'claude' });
+    cleanup = t.cleanup;
+    const script = path.join(t.dir, '..', 'hooks');
+    writeFileSync(script, perlHookScript(PERL, '/nonexistent/node', BIN), { mode: 0o700 });
+    const command = hookCommand({ member: 'amy', teamDir: t.dir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 60, perlHooks: { perl: PERL, script } }, 'StatusLine');
+    const costing = (usd: number): string => JSON.stringify({ session_id: 's', cost: { total_cost_usd: usd } });
+    expect((await runHook(command, costing(1))).out).toBe('teamux amy · starting · $1.00\n');
+    // The activity record's lock held by node (proper-lockfile, kept fresh past the stale time): the
+    // Perl status line records nothing and shows the record as it is; once released, it records again.
+    await withLock(path.join(t.dir, 'claude', 'amy.activity.json'), async () => {
+      expect((await runHook(command, costing(2))).out).toBe('teamux amy · starting · $1.00\n');
+    });
+    expect((await runHook(command, costing(3))).out).toBe('teamux amy · starting · $3.00\n');
+    expect((await readClaudeActivity(t.store.paths, 'amy'))?.costUsd).toBe(3);
   });
 });
