@@ -90,8 +90,9 @@ writeFileSync(transcript, Array.from({ length: 40 }, (_, i) => JSON.stringify({ 
 const toolInput = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', transcript_path: transcript, cwd: root, tool_name: 'Read', tool_input: { file_path: transcript }, tool_use_id: 't1' });
 const statusInput = JSON.stringify({ session_id: 's', transcript_path: transcript, cwd: root, model: { id: 'claude-sonnet-5' }, cost: { total_cost_usd: 0.42 } });
 const hookArgs = (event, who) => ['hook', event, '--as', who, '--team-dir', teamDir];
-// Interleaved, so machine load hits all three alike.
+// Interleaved, so machine load hits all three alike; with a base build, which of the two goes first alternates.
 for (let i = 0; i < RUNS; i++) {
+  if (base && i % 2 === 1) timeBase();
   rows['node -e 0'].push(time(['-e', '0'], undefined, process.execPath, 'node -e 0'));
   if (perl) {
     rows['perl -e 0'].push(time(['-e', '0'], undefined, perl, 'perl -e 0'));
@@ -108,17 +109,19 @@ for (let i = 0; i < RUNS; i++) {
     rows['PreToolUse Read, Perl fast path'].push(time([perlHooks, ...hookArgs('PreToolUse', 'amy')], toolInput, perl, 'PreToolUse Read, Perl fast path'));
     rows['StatusLine, Perl'].push(time([perlHooks, ...hookArgs('StatusLine', 'amy')], statusInput, perl, 'StatusLine, Perl'));
   }
-  if (base) {
-    const b = (row, args, input, program = process.execPath) => (rows[`${row} [base]`] ??= []).push(time(args, input, program, `${row} [base]`));
-    b('teamux --version', [base.bin, '--version']);
-    b('teamux hook Stop (nothing to deliver)', [base.entry, ...hookArgs('Stop', 'amy')], stdin);
-    b('PreToolUse Read, CommonJS entry (no Perl)', [base.entry, ...hookArgs('PreToolUse', 'amy')], toolInput);
-    b('StatusLine, node CLI', [base.bin, ...hookArgs('StatusLine', 'amy')], statusInput);
-    if (perl) {
-      b('teamux hook Stop, Perl (nothing to deliver)', [base.stop, ...hookArgs('Stop', 'amy')], stdin, perl);
-      b('PreToolUse Read, Perl fast path', [base.hooks, ...hookArgs('PreToolUse', 'amy')], toolInput, perl);
-      b('StatusLine, Perl', [base.hooks, ...hookArgs('StatusLine', 'amy')], statusInput, perl);
-    }
+  if (base && i % 2 === 0) timeBase();
+}
+/** One run of each of the base build's hooks. */
+function timeBase() {
+  const b = (row, args, input, program = process.execPath) => (rows[`${row} [base]`] ??= []).push(time(args, input, program, `${row} [base]`));
+  b('teamux --version', [base.bin, '--version']);
+  b('teamux hook Stop (nothing to deliver)', [base.entry, ...hookArgs('Stop', 'amy')], stdin);
+  b('PreToolUse Read, CommonJS entry (no Perl)', [base.entry, ...hookArgs('PreToolUse', 'amy')], toolInput);
+  b('StatusLine, node CLI', [base.bin, ...hookArgs('StatusLine', 'amy')], statusInput);
+  if (perl) {
+    b('teamux hook Stop, Perl (nothing to deliver)', [base.stop, ...hookArgs('Stop', 'amy')], stdin, perl);
+    b('PreToolUse Read, Perl fast path', [base.hooks, ...hookArgs('PreToolUse', 'amy')], toolInput, perl);
+    b('StatusLine, Perl', [base.hooks, ...hookArgs('StatusLine', 'amy')], statusInput, perl);
   }
 }
 // The detached bookkeeping of each Stop (idle_notification to the lead) finishes before the folder goes.
