@@ -119,8 +119,9 @@ describe.skipIf(!PERL)('the Perl StatusLine and PreToolUse hooks', () => {
     const t = await makeTeam(['amy'], { runtime: 'claude' });
     cleanup = t.cleanup;
     const script = path.join(t.dir, '..', 'hooks');
-    writeFileSync(script, perlHookScript(PERL, '/nonexistent/node', BIN), { mode: 0o700 });
-    const command = hookCommand({ member: 'amy', teamDir: t.dir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 60, perlHooks: { perl: PERL, script } }, 'StatusLine');
+    const text = perlHookScript(PERL, '/nonexistent/node', BIN);
+    writeFileSync(script, text, { mode: 0o700 });
+    const command = hookCommand({ member: 'amy', teamDir: t.dir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 60, perlHooks: { perl: PERL, file: script, sha256: scriptDigest(text) } }, 'StatusLine');
     const costing = (usd: number): string => JSON.stringify({ session_id: 's', cost: { total_cost_usd: usd } });
     expect((await runHook(command, costing(1))).out).toBe('teamux amy · starting · $1.00\n');
     // The activity record's lock held by node (proper-lockfile, kept fresh past the stale time): the
