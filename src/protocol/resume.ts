@@ -7,6 +7,7 @@
  * See docs/resume.md.
  */
 import type { MemberStatus, TaskStatus } from './types.js';
+import { visible } from './visible.js';
 
 /** What the folder holds, as far as the choice goes. */
 export type EarlierRun =
@@ -42,7 +43,7 @@ export function startChoice(earlier: EarlierRun, wish: ResumeWish): StartChoice 
   if (wish === 'resume') {
     return earlier.kind === 'none'
       ? { kind: 'refuse', message: 'there is no earlier run of this team to resume', hint: 'leave out --resume to start it' }
-      : { kind: 'refuse', message: `the earlier run${earlier.run ? ` ${earlier.run}` : ''} is finished (every task completed, every member ended): there is nothing to resume`, hint: 'leave out --resume to archive it and start afresh' };
+      : { kind: 'refuse', message: `the earlier run${earlier.run ? ` ${visible(earlier.run)}` : ''} is finished (every task completed, every member ended): there is nothing to resume`, hint: 'leave out --resume to archive it and start afresh' };
   }
   return { kind: 'fresh', archive: earlier.kind === 'finished' };
 }
@@ -53,5 +54,6 @@ export function resumedLine(run: string, openTasks: number, unread: number, with
   const parts = [plural(openTasks, 'task open', 'tasks open'), `${unread} unread`];
   if (askedAgain > 0) parts.push(plural(askedAgain, 'approved plan to approve again', 'approved plans to approve again'));
   if (withdrawn > 0) parts.push(plural(withdrawn, 'permission request withdrawn', 'permission requests withdrawn'));
-  return `resumed run ${run} (${parts.join(', ')})`;
+  // The run id comes from team.json, a file a teammate can write: shown, never obeyed.
+  return `resumed run ${visible(run)} (${parts.join(', ')})`;
 }

@@ -40,6 +40,9 @@ describe('resume: the choice', () => {
 
     expect(resumedLine('run-x', 3, 2, 0)).toBe('resumed run run-x (3 tasks open, 2 unread)');
     expect(resumedLine('run-x', 1, 0, 1)).toBe('resumed run run-x (1 task open, 0 unread, 1 permission request withdrawn)');
+    // A run id written by hand into team.json puts no control sequence on the status line.
+    expect(resumedLine('run-\x1b]0;pwned\x07', 0, 0, 0, 2)).not.toMatch(/[\x00-\x1f]/);
+    expect(resumedLine('r', 0, 0, 0, 2)).toBe('resumed run r (0 tasks open, 0 unread, 2 approved plans to approve again)');
   });
 });
 
