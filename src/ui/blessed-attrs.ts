@@ -1,5 +1,5 @@
 /**
- * A patch to blessed's Screen so that the attrs our panes carry reach the real terminal. Stock
+ * A patch to blessed's Screen (its prototype is handed in by ui/screen.ts, the one file that loads blessed) so that the attrs our panes carry reach the real terminal. Stock
  * blessed knows five flags (bold, underline, blink, inverse, invisible); its `draw` inlines the SGR
  * encoding, so italic (flag 32) and dim (flag 64) would be dropped silently. installBlessedAttrs
  * replaces, once per process, Screen.prototype.codeAttr (attr -> SGR), attrCode (SGR -> attr) and
@@ -12,7 +12,6 @@
  * cell, never the rest of the line.
  */
 
-import BlessedScreen from 'blessed/lib/widgets/screen.js';
 import {
   ATTR_DEFAULT_COLOR,
   FLAG_BLINK,
@@ -33,9 +32,7 @@ export type { BlessedCell, BlessedLine, BlessedScreenInternals } from './blessed
 const PATCHED = Symbol.for('teamux.blessedAttrs');
 
 /** Patch blessed's Screen prototype (idempotent; affects every screen in the process). */
-export function installBlessedAttrs(): void {
-  // The same object as the full package's blessed.screen (one module, one cache entry).
-  const proto = BlessedScreen.prototype;
+export function patchBlessedScreen(proto: Record<string, unknown>): void {
   if (proto[PATCHED as unknown as string]) return;
   Object.defineProperty(proto, PATCHED, { value: true });
   proto.codeAttr = codeAttr;

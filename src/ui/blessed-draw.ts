@@ -1,5 +1,5 @@
 /**
- * Sending a blessed screen's changed cells to the terminal: the `draw` that installBlessedAttrs
+ * Sending a blessed screen's changed cells to the terminal: the `draw` that patchBlessedScreen
  * puts on blessed's Screen (ui/blessed-attrs.ts). It is a port of blessed 0.1.81's draw that
  * encodes attrs through codeAttr (italic, dim), understands the width-0 placeholder cells ('' text)
  * that follow our wide chars, and places the cursor explicitly after a cell whose width the outer

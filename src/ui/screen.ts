@@ -13,7 +13,7 @@ import { PassThrough } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { InputTokenizer, type InputToken } from '../keys/input.js';
 import type { Clock, ClockTimer } from '../host/clock.js';
-import { installBlessedAttrs, type BlessedScreenInternals } from './blessed-attrs.js';
+import { patchBlessedScreen, type BlessedScreenInternals } from './blessed-attrs.js';
 import { drawnCells } from './blessed-draw.js';
 import { ShownRow } from './shown-cells.js';
 import { markChanged, type CellGrid, type GridLine, type Surface, type SurfaceCursor, type Unsubscribe } from './surface.js';
@@ -34,6 +34,12 @@ interface Program {
   x: number;
   y: number;
   tput: { brokenACS: boolean; civis(): string; cnorm(): string };
+}
+
+/** Patch blessed's Screen so the attrs panes carry reach the terminal (ui/blessed-attrs.ts; idempotent). */
+export function installBlessedAttrs(): void {
+  // The same object as the full package's blessed.screen (one module, one cache entry).
+  patchBlessedScreen(BlessedScreen.prototype as unknown as Record<string, unknown>);
 }
 
 /** The cell grid of a blessed screen (for painters and tests that draw into an off-screen blessed screen). */

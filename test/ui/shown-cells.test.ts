@@ -3,7 +3,8 @@
 // emulator) to exactly the painted cells, after a resize's reallocation and after blessed puts back
 // a row of its own.
 import { afterEach, describe, expect, it } from 'vitest';
-import { installBlessedAttrs, type BlessedScreenInternals } from '../../src/ui/blessed-attrs.js';
+import type { BlessedScreenInternals } from '../../src/ui/blessed-attrs.js';
+import { installBlessedAttrs } from '../../src/ui/screen.js';
 import { ShownRow } from '../../src/ui/shown-cells.js';
 import { PaneTerminal } from '../../src/vt/terminal.js';
 import { expectSameCells, Mirror } from '../vt/mirror.js';

@@ -9,7 +9,8 @@ import {
   FLAG_UNDERLINE,
   packAttr,
 } from '../../src/vt/attr.js';
-import { attrCode, codeAttr, installBlessedAttrs } from '../../src/ui/blessed-attrs.js';
+import { attrCode, codeAttr } from '../../src/ui/blessed-attrs.js';
+import { installBlessedAttrs } from '../../src/ui/screen.js';
 import { PaneTerminal } from '../../src/vt/terminal.js';
 import { offscreen, type Offscreen } from './helpers.js';
 
