@@ -7,7 +7,8 @@
  * fields, never from a model's prose alone.
  */
 import { createHash } from 'node:crypto';
-import type { PipelineState, Transition } from './pipeline.js';
+import type { PipelineState } from './pipeline.js';
+import type { Transition } from './pipeline-route.js';
 import type { Task } from './types.js';
 
 /** What a handoff's front matter says about its body. */

@@ -310,8 +310,6 @@ export function checkCompletion(meta: TaskPipeline, fields: CompletionFields, se
   return accept({ warnings: [] });
 }
 
-export { route, storyAttemptFailed, type CompletedTask, type Routing, type Transition } from './pipeline-route.js';
-
 /** The wave the pipeline is working on: the lowest wave with a pending story (0 when none). */
 export function currentWave(state: PipelineState): number {
   const pending = state.stories.filter((s) => s.status === 'pending').map((s) => s.wave);

@@ -11,65 +11,13 @@ import { createHash, createHmac, createPublicKey, generateKeyPairSync, sign, tim
 import { z } from './zod.js';
 import type { ProtocolRequest } from './types.js';
 import { OPERATOR } from './operator.js';
+import type { Certificate, DecisionClaim, PermissionClaim, ResponseSignature, SignedDecision, SignedPermission } from './signatures.js';
 
 // The operator's name is defined once, in operator.ts; it is re-exported here for the signers' users.
 export { OPERATOR };
 
-/** What a signature says: this decision, on this plan text, for this member's request, in this run. */
-export const DecisionClaim = z.object({
-  team: z.string(),
-  run: z.string(),
-  requestId: z.string(),
-  member: z.string(),
-  approver: z.string(),
-  decision: z.enum(['approve', 'reject']),
-  planSha256: z.string().regex(/^[0-9a-f]{64}$/),
-});
-export type DecisionClaim = z.infer<typeof DecisionClaim>;
-
-/** The root's statement that `publicKey` speaks for `member` (the lead) in this team and run. */
-export const Certificate = z.object({
-  team: z.string(),
-  run: z.string(),
-  member: z.string(),
-  publicKey: z.string(),
-  signature: z.string(),
-});
-export type Certificate = z.infer<typeof Certificate>;
-
-/** A signed decision as stored in a request's response. */
-export const SignedDecision = z.object({
-  claim: DecisionClaim,
-  signature: z.string(),
-  certificate: Certificate.nullable().default(null),
-});
-export type SignedDecision = z.infer<typeof SignedDecision>;
-
-/**
- * What the operator's signature on a permission answer says: allow or deny this tool call (its
- * tool and input, as the request recorded them), for this member's request in this run, with this
- * feedback text (it reaches the member's model as the operator's words).
- */
-export const PermissionClaim = z.object({
-  kind: z.literal('permission'),
-  team: z.string(),
-  run: z.string(),
-  requestId: z.string(),
-  member: z.string(),
-  approver: z.string(),
-  decision: z.enum(['allow', 'deny']),
-  callSha256: z.string().regex(/^[0-9a-f]{64}$/),
-  textSha256: z.string().regex(/^[0-9a-f]{64}$/),
-});
-export type PermissionClaim = z.infer<typeof PermissionClaim>;
-
-/** A signed permission answer, as stored in a request's response (always the root key's). */
-export const SignedPermission = z.object({ claim: PermissionClaim, signature: z.string() });
-export type SignedPermission = z.infer<typeof SignedPermission>;
-
-/** Whatever signature a request's response carries: a plan decision or a permission answer. */
-export const ResponseSignature = z.union([SignedDecision, SignedPermission]);
-export type ResponseSignature = z.infer<typeof ResponseSignature>;
+// The signed formats (zod schemas) are signatures.ts's; re-exported for the signers' users.
+export * from './signatures.js';
 
 /** A lead's request for a certificate: its public key, authenticated with the one-time token. */
 export const Enrolment = z.object({

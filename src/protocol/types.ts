@@ -6,7 +6,7 @@
 import { z } from './zod.js';
 import { TaskPipeline } from './pipeline-fields.js';
 import { Budget } from './budget.js';
-import { ResponseSignature } from './trust.js';
+import { ResponseSignature } from './signatures.js';
 import { MESSAGE_TYPES, NAME_PATTERN } from './message-line.js';
 
 export { MESSAGE_TYPES, NAME_PATTERN };

@@ -10,10 +10,8 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { finalReport, handoffDocument, type Dispatched, type HandoffDocument } from '../protocol/handoff.js';
-import {
-  checkCompletion, checkPipelineClaim, fieldsOf, initialState, PipelineSettings, PipelineState, planTask, MAX_FAILED_ATTEMPTS, pipelineSummary, route, stageConsumers, storyAttemptFailed,
-  type CompletionFields, type PipelineSummary, type PipelineTaskSpec, type Routing, type TaskPipeline,
-} from '../protocol/pipeline.js';
+import { checkCompletion, checkPipelineClaim, fieldsOf, initialState, PipelineSettings, PipelineState, planTask, MAX_FAILED_ATTEMPTS, pipelineSummary, stageConsumers, type CompletionFields, type PipelineSummary, type PipelineTaskSpec, type TaskPipeline } from '../protocol/pipeline.js';
+import { route, storyAttemptFailed, type Routing } from '../protocol/pipeline-route.js';
 import { retryStories, type RetryPlan } from '../protocol/pipeline-retry.js';
 import { byId, isReady } from '../protocol/tasks.js';
 import { accept, refuse, type Outcome, type Task } from '../protocol/types.js';

@@ -4,7 +4,8 @@
 // (unknown story, a story blocked only by its blocker, a story not blocked, the wrong stage, a cycle)
 // say why.
 import { describe, expect, it } from 'vitest';
-import { initialState, PipelineSettings, route, storyAttemptFailed, type PipelineState, type PipelineTaskLike, type Routing, type StoryInput, type TaskPipeline } from '../../src/protocol/pipeline.js';
+import { initialState, PipelineSettings, type PipelineState, type PipelineTaskLike, type StoryInput, type TaskPipeline } from '../../src/protocol/pipeline.js';
+import { route, storyAttemptFailed, type Routing } from '../../src/protocol/pipeline-route.js';
 import { retryStories } from '../../src/protocol/pipeline-retry.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';

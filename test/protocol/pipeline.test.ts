@@ -1,10 +1,8 @@
 // The staged pipeline's pure rules: stage order, story cap, cycle stop, waves, verifier ≠ author,
 // parallel cap, three failed attempts, verdict routing and the bounded fix loop.
 import { describe, expect, it } from 'vitest';
-import {
-  checkCompletion, checkPipelineClaim, checkStories, currentWave, findCycle, initialState, PipelineSettings, route, storyAttemptFailed, waves,
-  type PipelineState, type PipelineTaskLike, type Routing, type StoryInput, type TaskPipeline,
-} from '../../src/protocol/pipeline.js';
+import { checkCompletion, checkPipelineClaim, checkStories, currentWave, findCycle, initialState, PipelineSettings, waves, type PipelineState, type PipelineTaskLike, type StoryInput, type TaskPipeline } from '../../src/protocol/pipeline.js';
+import { route, storyAttemptFailed, type Routing } from '../../src/protocol/pipeline-route.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const settings = (patch: Partial<PipelineSettings> = {}): PipelineSettings => PipelineSettings.parse({
