@@ -12,7 +12,7 @@ import { parse, UsageError } from './context.js';
 import { loadLayoutOrFail } from './layout-team.js';
 import { detachMux, liveMux, ownTerminal, sayWhyDetached } from './mux-lock.js';
 import { pickTeam, openTeamStore, TEAM_OPTS } from './running-team.js';
-import { BIN_DIR, keyTableOf, muxFor, nativeBridgeSpec, openScreen, requireTty } from './start.js';
+import { BIN_DIR, keyTableOf, muxFor, nativeBridgeSpec, openScreen, requireTty } from './screen-setup.js';
 import { trustFor } from './screen-trust.js';
 import { isNativeLead } from '../agents/claude/member-launch.js';
 import { attachTmux, bridgeSlots, tmuxSocket } from './tmux-backend.js';

@@ -1,6 +1,6 @@
 /**
  * `teamux ssh-member --host user@machine[:port] -- COMMAND…`: what the pane of a member with `host:`
- * runs (the screen builds the line, see launchOf in cli/start.ts). It ships the member's environment
+ * runs (the screen builds the line, see launchOf in cli/screen-setup.ts). It ships the member's environment
  * (store, team, trust key, NATS credentials) to a private file on that machine through ssh's stdin and
  * runs COMMAND there under `ssh -tt` (src/host/ssh-member.ts). A leading `teamux` in COMMAND becomes
  * $TEAMUX_REMOTE_TEAMUX when set (the path of teamux on that machine); $TEAMUX_SSH_OPTIONS adds ssh

@@ -5,7 +5,7 @@
  */
 import { z } from '../protocol/zod.js';
 import { patternSource } from './messages.js';
-import { NAME_PATTERN } from './schema.js';
+import { NAME_PATTERN } from '../protocol/types.js';
 import { didYouMean } from './suggest.js';
 
 /** One thing wrong with a layout, at a path into the document. */

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { launchOf } from '../../src/cli/start.js';
+import { launchOf } from '../../src/cli/screen-setup.js';
 import { loadLayout, formatErrors } from '../../src/config/load.js';
 import { BIN, cli, tempDir } from '../helpers/team.js';
 import { childEnv } from './helpers.js';

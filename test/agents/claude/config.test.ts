@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { formatErrors, loadLayout } from '../../../src/config/load.js';
 import { claudeLaunchOf } from '../../../src/agents/claude/member-launch.js';
-import { launchOf } from '../../../src/cli/start.js';
+import { launchOf } from '../../../src/cli/screen-setup.js';
 import { OPERATOR } from '../../../src/protocol/trust.js';
 import { claudeCodeForTests } from '../../helpers/claude-code.js';
 import { BIN, cliProcess } from '../../helpers/team.js';
