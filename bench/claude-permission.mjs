@@ -5,7 +5,7 @@
 // of one team, measured in turn in the same run:
 //   before: the status line and PreToolUse run the node CLI (teamux before the Perl forms, and any
 //           machine without Perl);
-//   after:  both run the Perl script teamux writes (src/claude/hook-perl.ts).
+//   after:  both run the Perl script teamux writes (src/agents/claude/hook-perl.ts).
 // The reference, also in the same run: a key press (Enter) to a shell command starting in the lead pane.
 // Each member's first Bash is a warm-up (Claude Code makes its shell snapshot then) and is not counted.
 // Also printed: message sent → permission request open (PreToolUse and the PermissionRequest hook) and

@@ -1,92 +1,85 @@
-// The layering is enforced by a test, not by hope: protocol → config → store/host → vt/ops → keys → mux (the
-// multiplexer's reducer and its model: layout maths, the sidebar's data) → ui (renders mux types) → web (the web view: pages over the same model, its server) →
-// agent/demo/mcp → app → agents (one folder per agent CLI, plugged into the screen) → cli. A file may import
-// its own layer and lower ones only; store, protocol, config and vt import no UI, pty or watcher package
-// (the team folder's one chokidar watch lives in store, as only store reads the folder); blessed is imported
-// by ui/screen.ts alone (and ui/blessed-attrs.ts, the patch it installs, which only screen.ts imports, and the
-// types of the one blessed file they load, ui/blessed-screen.d.ts).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// The layering is enforced by a tool, not by hope: dependency-cruiser with the rules in
+// .dependency-cruiser.cjs (tiers of folders, no circles, one library behind one file), run as
+// `npm run check:layers`, which `npm test` runs too. Here: the check passes on src/, it fails on a
+// tree with planted violations (so the gate can fail), and every folder of src/ has a tier (a folder
+// the rules do not name would be unchecked, which the tool cannot see by itself).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { REPO } from './helpers/team.js';
 
-const RANK: Record<string, number> = { protocol: 0, config: 1, store: 2, host: 2, vt: 3, ops: 3, keys: 4, mux: 4.2, ui: 4.5, web: 4.7, agent: 5, demo: 5, mcp: 5, app: 7, agents: 7.5, cli: 8 };
-/** The screen's core still starts Claude Code's parts itself; these go when they plug in through the screen's port (issue 25). */
-const UNTIL_THE_PORT = new Set(['app/multiplexer.ts imports ../agents/claude/wake.js', 'app/multiplexer.ts imports ../agents/claude/native-teams.js', 'app/multiplexer.ts imports ../agents/claude/tmux-teammates.js', 'app/mux-options.ts imports ../agents/claude/native-teams.js']);
-const PURE = new Set(['protocol', 'config', 'store', 'vt']);
-const SRC = path.join(REPO, 'src');
-/** The files that may import blessed, and the only file that may import the blessed patch. */
-const BLESSED_FILES = new Set([path.join('ui', 'screen.ts'), path.join('ui', 'blessed-attrs.ts'), path.join('ui', 'blessed-screen.d.ts')]);
-const BLESSED_PATCH_USERS = new Set([path.join('ui', 'screen.ts')]);
+const CONFIG = path.join(REPO, '.dependency-cruiser.cjs');
+const CRUISER = path.join(REPO, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+const { TIERS } = createRequire(import.meta.url)(CONFIG) as { TIERS: string[][] };
 
-function* sources(dir: string): Generator<string> {
-  for (const name of readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) yield* sources(p);
-    else if (p.endsWith('.ts')) yield p;
-  }
+/** Run dependency-cruiser on `target` (relative to `cwd`) with the repository's rules. */
+function cruise(cwd: string, ...args: string[]): { code: number | null; out: string } {
+  const r = spawnSync(process.execPath, [CRUISER, '--config', CONFIG, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
-/** Every import/export-from specifier of a file (static ones and `import('…')`). */
-function specifiers(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s+['"]([^'"]+)['"]/gm)) out.push(m[1]!);
-  for (const m of text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)) out.push(m[1]!);
-  for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push(m[1]!);
-  return out;
-}
+const planted = mkdtempSync(path.join(tmpdir(), 'teamux-layers-'));
+afterAll(() => rmSync(planted, { recursive: true, force: true }));
 
 describe('layering', () => {
-  it('layers.nothing-imports-upward-and-pure-layers-import-no-ui-or-pty', () => {
-    const problems: string[] = [];
-    let checked = 0;
-    for (const file of sources(SRC)) {
-      const rel = path.relative(SRC, file);
-      const layer = rel.split(path.sep)[0]!;
-      expect(RANK[layer], `${rel}: src/${layer} has no place in the layer list`).not.toBeUndefined();
-      for (const spec of specifiers(readFileSync(file, 'utf8'))) {
-        checked++;
-        if (spec.startsWith('.')) {
-          const target = path.relative(SRC, path.resolve(path.dirname(file), spec)).split(path.sep)[0]!;
-          if (target !== layer && RANK[target]! >= RANK[layer]! && !UNTIL_THE_PORT.has(`${rel} imports ${spec}`)) problems.push(`${rel} imports ${spec} (${target} is not below ${layer})`);
-        } else if (PURE.has(layer) && /^(blessed|node-pty|chokidar|@xterm\/)/.test(spec)
-          && !(layer === 'vt' && spec.startsWith('@xterm/')) && !(layer === 'store' && spec === 'chokidar')) {
-          problems.push(`${rel} imports ${spec} (src/${layer} must stay free of UI, pty and watcher packages)`);
-        }
-      }
-    }
-    expect(checked).toBeGreaterThan(100);
-    expect(problems).toEqual([]);
+  it('layers.npm-run-check-layers-passes-on-src', () => {
+    const r = spawnSync('npm', ['run', '--silent', 'check:layers'], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
+    const cruised = /no dependency violations found \((\d+) modules, (\d+) dependencies cruised\)/.exec(`${r.stdout}${r.stderr}`);
+    expect(cruised, `${r.stdout}${r.stderr}`).not.toBeNull();
+    expect(Number(cruised![1])).toBeGreaterThan(300);
   });
 
-  it('layers.blessed-is-imported-only-behind-ui-screen', () => {
-    const problems: string[] = [];
-    for (const file of sources(SRC)) {
-      const rel = path.relative(SRC, file);
-      for (const spec of specifiers(readFileSync(file, 'utf8'))) {
-        if (/^blessed(\/|$)/.test(spec) && !BLESSED_FILES.has(rel)) problems.push(`${rel} imports ${spec} (only ui/screen.ts may use blessed)`);
-        if (spec.startsWith('.') && path.resolve(path.dirname(file), spec) === path.join(SRC, 'ui', 'blessed-attrs.js') && !BLESSED_PATCH_USERS.has(rel)) {
-          problems.push(`${rel} imports ${spec} (the blessed patch is ui/screen.ts's business)`);
-        }
-      }
-    }
-    expect(problems).toEqual([]);
+  it('layers.the-known-violations-are-the-store-circles-being-reshaped', () => {
+    // The baseline the check ignores holds only circles inside store/ (issue 25 reshapes store/ into
+    // api.ts, folder/, watch/; each goes from the baseline as it goes from the code), and until the
+    // screen's port lands, Claude Code's parts started by app/multiplexer.ts.
+    const known = JSON.parse(readFileSync(path.join(REPO, '.dependency-cruiser-known-violations.json'), 'utf8')) as Array<{ from: string; to: string; rule: { name: string } }>;
+    const untilThePort = (v: object): boolean => JSON.stringify(v).includes('"src/agents/claude/') && JSON.stringify(v).includes('"src/app/');
+    const other = known.filter((v) => !(v.rule.name === 'no-circular' && v.from.startsWith('src/store/') && v.to.startsWith('src/store/')) && !untilThePort(v));
+    expect(other).toEqual([]);
   });
 
-  it('layers.zod-is-imported-only-through-protocol-zod', () => {
-    // protocol/zod.ts sets zod's options (jitless) before any schema exists: a direct import could
-    // make a schema first, with zod's defaults.
-    const problems: string[] = [];
-    for (const file of sources(SRC)) {
-      const rel = path.relative(SRC, file);
-      if (rel === path.join('protocol', 'zod.ts')) continue;
-      for (const spec of specifiers(readFileSync(file, 'utf8'))) if (/^zod(\/|$)/.test(spec)) problems.push(`${rel} imports ${spec} (import { z } from protocol/zod.js instead)`);
-    }
-    expect(problems).toEqual([]);
+  it('layers.every-folder-of-src-has-a-tier', () => {
+    const named = new Set(TIERS.flat());
+    const folders = readdirSync(path.join(REPO, 'src')).filter((n) => statSync(path.join(REPO, 'src', n)).isDirectory());
+    expect(folders.length).toBeGreaterThan(10);
+    expect(folders.filter((f) => !named.has(f)), 'give each src/ folder a tier in .dependency-cruiser.cjs').toEqual([]);
   });
 
-  it('layers.the-blessed-check-catches-an-import', () => {
-    // The check above reads specifiers this way; an import of blessed in any form is found.
-    expect(specifiers("import blessed from 'blessed';\nimport type { Widgets } from 'blessed';\nconst b = await import('blessed');")).toEqual(['blessed', 'blessed', 'blessed']);
+  it('layers.the-check-fails-on-planted-violations', () => {
+    // A small tree shaped like src/, one violation of each kind, with stand-ins for the packages.
+    const files: Record<string, string> = {
+      'src/vt/up.ts': "import { view } from '../ui/view.js';\nexport const up = view;\n",
+      'src/ui/view.ts': "export const view = 1;\n",
+      'src/ui/other.ts': "import blessed from 'blessed';\nexport const b = blessed;\n",
+      'src/mux/reads.ts': "import { load } from '../store/load.js';\nexport const r = load;\n",
+      'src/store/load.ts': "export const load = 2;\n",
+      'src/app/a.ts': "import { b } from './b.js';\nexport const a = (): number => b();\n",
+      'src/app/b.ts': "import { a } from './a.js';\nexport const b = (): number => a();\n",
+      'src/host/spawn.cts': "import pty = require('node-pty');\nexport const p = pty;\n",
+      'src/protocol/io.ts': "import { readFileSync } from 'node:fs';\nexport const io = readFileSync;\n",
+      'src/config/schema.ts': "import { z } from 'zod';\nexport const s = z;\n",
+      'src/ui/blessed-attrs.ts': "export const patch = 3;\n",
+      'src/ui/pane.ts': "import { patch } from './blessed-attrs.js';\nexport const p = patch;\n",
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(planted, rel)), { recursive: true });
+      writeFileSync(path.join(planted, rel), text);
+    }
+    writeFileSync(path.join(planted, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true }, include: ['src/**/*.ts', 'src/**/*.cts'] }));
+    for (const pkg of ['blessed', 'node-pty', 'zod']) {
+      mkdirSync(path.join(planted, 'node_modules', pkg), { recursive: true });
+      writeFileSync(path.join(planted, 'node_modules', pkg, 'package.json'), JSON.stringify({ name: pkg, version: '0.0.0', main: 'index.js' }));
+      writeFileSync(path.join(planted, 'node_modules', pkg, 'index.js'), 'module.exports = {};\n');
+    }
+    const r = cruise(planted, 'src');
+    expect(r.code, r.out).not.toBe(0);
+    for (const rule of ['layer-vt', 'blessed-only-in-ui-screen', 'mux-reads-store-types-only', 'no-circular', 'node-pty-only-in-host-pty', 'pure-layers-do-no-io', 'zod-only-through-protocol-zod', 'blessed-patch-only-from-ui-screen']) {
+      expect(r.out, `the planted tree breaks ${rule}`).toMatch(new RegExp(`error ${rule}:`));
+    }
   });
 });
