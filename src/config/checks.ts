@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { agentCliAnswers, CODEX_CLI } from './cli-checks.js';
+import { agentCliAnswers, CODEX_CLI, type ProgramLookup } from './cli-checks.js';
 import { hasModifier } from './keys-actions.js';
 import type { Problem } from './issues.js';
 import type { NormalizedLayout, NormalizedMember } from './normalize.js';
@@ -46,8 +46,7 @@ export function claudeAnswers(file: string, cwd: string, env: Record<string, str
   return result;
 }
 
-/** Where a program was found, or why it could not be. */
-export type ProgramLookup = { ok: true; file: string } | { ok: false; message: string; hint?: string };
+export type { ProgramLookup };
 
 function statOf(p: string): fs.Stats | undefined {
   try {

@@ -5,7 +5,9 @@
  * `codex-cli 0.171.0`). One `--version` per binary and process.
  */
 import { spawnSync } from 'node:child_process';
-import type { ProgramLookup } from './checks.js';
+
+/** Where a program was found, or why it could not be. */
+export type ProgramLookup = { ok: true; file: string } | { ok: false; message: string; hint?: string };
 
 /** What teamux needs of one agent CLI. */
 export interface AgentCliSpec {
