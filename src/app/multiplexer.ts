@@ -20,7 +20,7 @@ import { readerTextRows } from '../ui/reader.js';
 import { TerminalScreen } from '../ui/screen.js';
 import type { Surface } from '../ui/surface.js';
 import { Attention, DEFAULT_ATTENTION } from './attention.js';
-import { startWebView, type WebView } from './web-view.js';
+import type { WebView } from './web-view.js';
 import type { MuxOptions } from './mux-options.js';
 import { guardProcess } from './process-guard.js';
 import { watchClaudeWake } from '../agents/claude/wake.js';
@@ -171,6 +171,8 @@ export class Multiplexer {
     this.own(await followTeammates(this));
     await watching;
     if (this.opts.web) {
+      // Loaded only when asked for: a screen without it loads no http, tls or page code.
+      const { startWebView } = await import('./web-view.js');
       const web = await startWebView(this, store, this.opts.web);
       if (web) {
         this.web = web;
