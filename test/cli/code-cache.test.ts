@@ -220,7 +220,11 @@ describe('code cache', () => {
     writeFileSync(layout, `name: cached\nlead: { name: lead, role: r, command: [sh, -c, "printf 'LEAD%s\\\\n' -MARK; exec sleep 600"] }\n`);
     const env = { ...process.env, TEAMUX_TEAM_DIR: '', TERM: 'xterm-256color', XDG_CACHE_HOME: path.join(tmp.dir, 'cache') } as Record<string, string>;
     const log = path.join(tmp.dir, '.teamux', 'cached', 'teamux.log');
-    const notes = (): string[] => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('code cache')) : []);
+    // Each start after a finished run archives it, its teamux.log with it: the notes are in the
+    // archived logs (oldest first, by their time-stamped names) and then the current one.
+    const archive = path.join(tmp.dir, '.teamux', 'archive');
+    const logs = (): string[] => [...(existsSync(archive) ? readdirSync(archive).sort().map((d) => path.join(archive, d, 'teamux.log')) : []), log];
+    const notes = (): string[] => logs().flatMap((f) => (existsSync(f) ? readFileSync(f, 'utf8').split('\n').filter((l) => l.includes('code cache')) : []));
     const startOnce = async (extra: Record<string, string>, logged: number): Promise<void> => {
       const started = startScreen(BIN, layout, { cwd: tmp.dir, env: { ...env, ...extra }, cleanups: cleanup });
       await waitFor(() => started.screen().includes('LEAD-MARK'), 'the pane on screen', 30_000);
