@@ -5,11 +5,12 @@
 // (it ran) and denied with C-a r (it did not; the feedback is in the next request), one unanswered past
 // permission_timeout is withdrawn from the sidebar and answered in Codex's own dialog, Stop reports
 // idle to the lead, the shutdown handshake ends the process, and the user's ~/.codex is untouched.
+import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentCliForTests } from '../../helpers/claude-code.js';
-import { waitFor } from '../../helpers/team.js';
+import { BIN, waitFor } from '../../helpers/team.js';
 import { bodyText, idleNotified, startClaudeTeam } from '../claude/tmux-team.js';
 
 const CODEX = agentCliForTests('codex');
@@ -112,9 +113,10 @@ describe.skipIf(!CODEX)('Codex CLI members (real binary, e2e in tmux)', () => {
     await waitFor(() => existsSync(path.join(root, 'late.txt')), 'late.txt (answered in Codex)', 30_000, 20);
     await idle('cody');
 
-    // The shutdown handshake (C-a s on the focused cody) ends the process.
-    await d.keys('C-a', 's');
-    await waitFor(async () => (await store.config()).members.find((m) => m.name === 'cody')?.status === 'exited', 'cody exited after approving its shutdown', 60_000, 100);
+    // The shutdown handshake (the lead asks, cody answers with respond_shutdown) ends the process.
+    execFileSync(process.execPath, [BIN, 'request', 'shutdown', '--from', 'lead', '--to', 'cody', '--team-dir', store.dir], { stdio: 'ignore' });
+    await waitFor(async () => (await store.roster()).find((m) => m.name === 'cody')?.reportedStatus === 'exited', 'cody exited after approving its shutdown', 60_000, 100);
+    expect((await store.requests.list()).requests.filter((r) => r.type === 'shutdown').map((r) => [r.to, r.status])).toEqual([['cody', 'approved']]);
 
     // Nothing of the user's own Codex (or Claude Code) config changed; no project .codex/ appeared.
     expect(userNow()).toEqual(userBefore);
