@@ -46,11 +46,22 @@ export function scrollback(s: MuxState): Step {
 export function toggleSidebar(s: MuxState): Step {
   const shown = layoutOf(s).sidebar === null;
   const next = { ...s, sidebarShown: shown };
-  const [said, fx] = shown && layoutOf(next).sidebar === null
-    ? say(next, 'the terminal is too narrow for the sidebar')
-    : say(next, shown ? 'sidebar shown' : `sidebar hidden (${s.cfg.keys.prefix} t shows it)`);
+  const laid = layoutOf(next);
+  if (shown && laid.sidebar === null) {
+    const [said, fx] = say(next, 'the terminal is too narrow for the sidebar');
+    return [said, [{ kind: 'relayout' }, ...fx]];
+  }
+  // Beside the sidebar every pane keeps a readable width, or the sidebar stays hidden (C-a z zooms one pane).
+  const narrowest = Math.min(...laid.panes.filter((r) => r.width > 0).map((r) => r.width));
+  if (shown && s.zoomed === null && narrowest < MIN_PANE_BESIDE_SIDEBAR) {
+    return say(s, `too narrow for the sidebar beside ${s.panes.length} panes (the narrowest would be ${narrowest} columns); widen the terminal, or ${s.cfg.keys.prefix} z zooms one pane`);
+  }
+  const [said, fx] = say(next, shown ? 'sidebar shown' : `sidebar hidden (${s.cfg.keys.prefix} t shows it)`);
   return [said, [{ kind: 'relayout' }, ...fx]];
 }
+
+/** The narrowest a pane may become when the person shows the sidebar (columns). */
+export const MIN_PANE_BESIDE_SIDEBAR = 20;
 
 /** Select the next (step 1) or previous (-1) pending request. */
 export function selectRequest(s: MuxState, step: number): Step {

@@ -181,6 +181,20 @@ describe('overlays', () => {
     expect(s.message?.text).toBe('the terminal is too narrow for the sidebar');
   });
 
+  it('reduce.sidebar-toggle-refuses-to-squeeze-panes-at-80x24', () => {
+    // The demo's shape: three panes, a 46-column sidebar hidden below 90 columns; C-a t at 80x24.
+    const sidebar = { ...config().sidebar, width: { cells: 46 }, hideBelow: 90 };
+    let { s, fx } = run(team({ sidebar }), { kind: 'resize', cols: 80, rows: 24 });
+    expect(layoutOf(s).sidebar).toBeNull();
+    ({ s, fx } = run(s, ...prefix('t')));
+    expect(layoutOf(s).sidebar).toBeNull();
+    expect(kinds(fx)).not.toContain('relayout');
+    expect(s.message?.text).toMatch(/^too narrow for the sidebar beside 3 panes \(the narrowest would be \d+ columns\); widen the terminal, or C-a z zooms one pane$/);
+    // Zoomed, one pane has the room: the sidebar shows.
+    ({ s } = run(s, ...prefix('z'), ...prefix('t')));
+    expect(layoutOf(s).sidebar).not.toBeNull();
+  });
+
   it('reduce.reader-opens-scrolls-within-the-text-and-closes', () => {
     const long = request('req-long', { body: Array.from({ length: 80 }, (_, i) => `line ${i}`).join('\n') });
     let { s } = run(team(), ...prefix('v'));
