@@ -3,7 +3,7 @@
  * the member to team.json and opens its pane; a bad or duplicate request is reported in the status
  * line and the log, and set aside. The queue folder is read only by store/spawns.ts.
  */
-import type { SpawnRequest } from '../protocol/spawn.js';
+import { checkSpawn, type SpawnRequest } from '../protocol/spawn.js';
 import type { Member } from '../protocol/types.js';
 import { SpawnQueue, type QueuedSpawn } from '../store/spawns.js';
 import type { TeamStore } from '../store/team.js';
@@ -34,7 +34,12 @@ async function scanOnce(store: TeamStore, queue: SpawnQueue, sink: SpawnSink): P
       await reject(q, `${q.name}: ${q.why}`, store, queue, sink);
       continue;
     }
-    const req = q.request;
+    const allowed = checkSpawn(q.request, q.name, (await store.config()).members);
+    if (!allowed.ok) {
+      await reject(q, `${q.name}: ${allowed.message}`, store, queue, sink);
+      continue;
+    }
+    const req = allowed.value;
     const member: Member = {
       name: req.name, role: req.role, kind: 'teammate', status: 'exited', pid: null, pidStart: null, joinedAt: null, exitCode: null,
       planRequired: false, planApprover: req.requestedBy, tools: null, runtime: 'agent' in req ? 'agent' : 'command', speaksProtocol: 'agent' in req,

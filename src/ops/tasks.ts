@@ -4,6 +4,7 @@
  * caller re-reads), completion and release need ownership. create_task is the lead's.
  */
 import { z } from '../protocol/zod.js';
+import { FIELD_LIMITS } from '../protocol/limits.js';
 import { CriteriaInput, Finding, StoryInput, VerdictSchema } from '../protocol/pipeline.js';
 import { idList, isReady, openBlockers } from '../protocol/tasks.js';
 import { accept, TaskStatus, type Task } from '../protocol/types.js';
@@ -83,9 +84,9 @@ export const taskUpdate = defineOp({
     id: TaskIdInput,
     revision: z.number().int().min(1),
     status: TaskStatus.optional(),
-    subject: z.string().min(1).optional(),
-    description: z.string().optional(),
-    result: z.string().optional(),
+    subject: z.string().min(1).max(FIELD_LIMITS.subject).optional(),
+    description: z.string().max(FIELD_LIMITS.description).optional(),
+    result: z.string().max(FIELD_LIMITS.result).optional(),
   }),
   summary: (i) => `#${i.id}@${i.revision}${i.status ? ` → ${i.status}` : ''}`,
   run: (i, ctx) => ctx.store.tasks.update(i.id, actor(ctx).name, i.revision, { status: i.status, subject: i.subject, description: i.description, result: i.result }),
@@ -105,7 +106,7 @@ export const taskComplete = defineOp({
   description: 'Mark a task you own as completed, with a short result. Tasks it was blocking may become ready.',
   input: z.strictObject({
     id: TaskIdInput,
-    result: z.string().describe('what was done, in a sentence or two'),
+    result: z.string().max(FIELD_LIMITS.result).describe('what was done, in a sentence or two'),
     ...PIPELINE_COMPLETION,
   }),
   summary: (i) => `#${i.id}${i.verdict ? ` ${i.verdict}` : ''}: ${oneLine(i.result, 50)}`,
@@ -127,8 +128,8 @@ export const createTask = defineOp({
   description: 'Put a new task on the board. blockedBy lists ids of tasks that must be completed first.',
   leadOnly: true,
   input: z.strictObject({
-    subject: z.string().min(1),
-    description: z.string().default(''),
+    subject: z.string().min(1).max(FIELD_LIMITS.subject),
+    description: z.string().max(FIELD_LIMITS.description).default(''),
     blockedBy: z.array(TaskIdInput).default([]),
   }),
   summary: (i) => `${oneLine(i.subject, 50)}${i.blockedBy.length ? ` (after ${i.blockedBy.join(', ')})` : ''}`,

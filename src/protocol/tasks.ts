@@ -8,6 +8,7 @@ import {
   checkTransition, claimedBy, completedBy, DEFAULT_MAX_FAILURES, deleted, edited, failed, reassignedTo, releasedAs, reopened, type TaskEdit, type Transition,
 } from './task-machine.js';
 import { accept, refuse, type Outcome } from './outcome.js';
+import { overLimit } from './limits.js';
 import type { ProcessRef, Task, TaskStatus } from './types.js';
 
 /** A read-only view of the board: id -> task. */
@@ -139,6 +140,8 @@ export function applyUpdate(
   now: string,
 ): Outcome<Task> {
   if (!task) return refuse('not_found', `task ${id} does not exist`);
+  const long = overLimit({ subject: patch.subject, description: patch.description, result: patch.result });
+  if (long) return long;
   if (task.revision !== revision) {
     return refuse('conflict', `task ${id} is at revision ${task.revision}, not ${revision}; re-read it and try again`);
   }
@@ -191,6 +194,8 @@ export function completed(task: Task | undefined, id: string, by: string, result
  */
 export function released(task: Task | undefined, id: string, by: string | null, now: string, why: string | null = null): Outcome<Task> {
   if (!task) return refuse('not_found', `task ${id} does not exist`);
+  const long = overLimit({ reason: why });
+  if (long) return long;
   const legal = checkTransition(task, id, 'release');
   if (!legal.ok) return legal;
   if (by !== null && task.owner !== by) return refuse('not_owner', `task ${id} is owned by ${task.owner ?? 'nobody'}, not ${by}`);
@@ -203,6 +208,8 @@ export function released(task: Task | undefined, id: string, by: string | null, 
  */
 export function failedBy(task: Task | undefined, id: string, by: string | null, why: string, now: string, maxFailures = DEFAULT_MAX_FAILURES): Outcome<Task> {
   if (!task) return refuse('not_found', `task ${id} does not exist`);
+  const long = overLimit({ reason: why });
+  if (long) return long;
   const legal = checkTransition(task, id, 'fail');
   if (!legal.ok) return legal;
   if (by !== null && task.owner !== by) return refuse('not_owner', `task ${id} is owned by ${task.owner ?? 'nobody'}, not ${by}`);
@@ -220,6 +227,8 @@ export function reopenedTask(task: Task | undefined, id: string, now: string): O
 /** Hand an in_progress task to `to` in one step (the task is never ownerless in between). */
 export function reassignedTask(task: Task | undefined, id: string, to: string, holder: ProcessRef | null, now: string, why: string | null = null): Outcome<Task> {
   if (!task) return refuse('not_found', `task ${id} does not exist`);
+  const long = overLimit({ reason: why });
+  if (long) return long;
   const legal = checkTransition(task, id, 'reassign');
   if (!legal.ok) return legal;
   if (task.owner === to) return refuse('invalid_input', `task ${id} is already owned by ${to}`);
@@ -229,6 +238,8 @@ export function reassignedTask(task: Task | undefined, id: string, to: string, h
 /** An edit (subject, description) by the lead, compare-and-set on `revision`, whoever owns the task. */
 export function editedTask(task: Task | undefined, id: string, revision: number, edit: TaskEdit, now: string): Outcome<Task> {
   if (!task) return refuse('not_found', `task ${id} does not exist`);
+  const long = overLimit({ subject: edit.subject, description: edit.description });
+  if (long) return long;
   if (task.revision !== revision) return refuse('conflict', `task ${id} is at revision ${task.revision}, not ${revision}; re-read it and try again`);
   const legal = checkTransition(task, id, 'edit');
   return legal.ok ? accept(edited(task, edit, now)) : legal;

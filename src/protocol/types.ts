@@ -3,6 +3,7 @@
  * messages, requests and events. zod is the single source of both the TypeScript types and the
  * messages shown when a file edited by hand does not parse. See docs/protocol.md.
  */
+import { FIELD_LIMITS } from './limits.js';
 import { z } from './zod.js';
 import { TaskPipeline } from './pipeline-fields.js';
 import { Budget } from './budget.js';
@@ -95,8 +96,9 @@ export const TaskId = z.string().regex(/^[1-9][0-9]{0,8}$/, { message: 'expected
 export const Task = z.object({
   version: z.union([z.literal(1), z.literal(TASK_VERSION)]),
   id: TaskId,
-  subject: z.string().min(1),
-  description: z.string().default(''),
+  // Limited at write (protocol/limits.ts); a file edited by hand past them is a problem, not a task.
+  subject: z.string().min(1).max(FIELD_LIMITS.subject),
+  description: z.string().max(FIELD_LIMITS.description).default(''),
   status: TaskStatus,
   owner: Name.nullable(),
   blocks: z.array(TaskId),
@@ -106,7 +108,7 @@ export const Task = z.object({
   updatedAt: z.string(),
   claimedAt: z.string().nullable().default(null),
   completedAt: z.string().nullable().default(null),
-  result: z.string().nullable().default(null),
+  result: z.string().max(FIELD_LIMITS.result).nullable().default(null),
   /** The process holding the claim (pid and /proc start time): when it is gone, the claim is stale. */
   holder: ProcessRef.nullable().default(null),
   /** Its place in a staged pipeline (stage, story, key, verdict); absent for tasks outside one. */

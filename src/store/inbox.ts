@@ -17,11 +17,12 @@ import { readCursorFile, SEEN_LIMIT, writeCursor, type StoredCursor } from './cu
 import { appendLineKept, ensureDir, openForReadSync, READ_CAPS, readEnd, type FileProblem } from './fsx.js';
 import type { InboxStore } from './backend.js';
 import type { TeamPaths } from './paths.js';
+import { FIELD_LIMITS } from '../protocol/limits.js';
 import { sealedSeqs, sealIfFull, segmentPath, type SegmentSpec } from './segments.js';
 import { waitOnFolder } from './watch.js';
 
 /** The largest message accepted, in bytes of its JSON line. */
-export const MAX_MESSAGE_BYTES = 1024 * 1024;
+export const MAX_MESSAGE_BYTES = FIELD_LIMITS.messageBytes;
 
 /** How many more times a message sealed away as it was appended is appended again (see deliver). */
 const LATE_APPEND_TRIES = 3;

@@ -14,6 +14,7 @@ import { noReadyTask, type GuardRefusal } from '../protocol/claim-summary.js';
 import type { TaskPipeline } from '../protocol/pipeline-fields.js';
 import { accept, refuse, Task, TASK_VERSION, type EventType, type Outcome, type ProcessRef } from '../protocol/types.js';
 import type { EventLog } from './events.js';
+import { overLimit } from '../protocol/limits.js';
 import { atomicWrite, ensureDir, exists, listFolder, parseJson, readText, UnsafePathError, writeJson, type FileProblem } from './fsx.js';
 import { tryWithLock, withLock } from './lock.js';
 import type { TaskStore } from './backend.js';
@@ -126,6 +127,8 @@ export class TaskBoard implements TaskStore {
 
   /** Create a task; its blockers get the new id in their `blocks`. */
   async create(input: NewTask): Promise<Outcome<Task>> {
+    const long = overLimit({ subject: input.subject, description: input.description });
+    if (long) return long;
     await ensureDir(this.paths.tasks);
     const blockedBy = [...new Set(input.blockedBy ?? [])].sort(byId);
     return this.noted((r: Outcome<Task>) => (r.ok ? [r.value.id, ...blockedBy] : []), this.boardLocked(() => this.taskLocked(blockedBy, async () => {

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { answerIsMessaged, checkOpen, permissionSummary, requestMessageType, responseMessageType, type ResponseInput } from '../protocol/requests.js';
 import type { CompletionFields } from '../protocol/pipeline.js';
+import { overLimit } from '../protocol/limits.js';
 import { OPERATOR, permissionClaimOf, planDigest, type DecisionSigner, type ResponseSignature } from '../protocol/trust.js';
 import {
   accept, refuse, TeamConfig, type Member, type MemberStatus, type Message, type Outcome, type ProtocolRequest,
@@ -241,6 +242,9 @@ export class TeamStore {
   async addMember(member: Member): Promise<Outcome<Member>> {
     const r = await this.backend.shared.modify(() => this.config(), async (cfg) => {
       if (cfg.members.some((m) => m.name === member.name)) return { value: refuse<Member>('duplicate', `${member.name} is already a member of this team`) };
+      const long = overLimit({ role: member.role });
+      if (long) return { value: long };
+      if (member.name === OPERATOR) return { value: refuse<Member>('invalid_input', `the name "${member.name}" is reserved for the person at the teamux screen`) };
       cfg.members.push(member);
       return { config: cfg, value: accept(member) };
     });
@@ -318,6 +322,8 @@ export class TeamStore {
   async openRequest(type: Exclude<RequestType, 'permission'>, from: string, to: string, body: string): Promise<Outcome<ProtocolRequest>> {
     const allowed = checkOpen(type, from, to);
     if (!allowed.ok) return allowed;
+    const long = overLimit({ body });
+    if (long) return long;
     if (!(await this.maySend(from))) return refuse('unknown_member', operatorRefusal(from) ?? `${JSON.stringify(from)} is not a member of this team`);
     if (!(to === OPERATOR && type === 'plan_approval')) {
       const target = await this.member(to);
@@ -344,6 +350,8 @@ export class TeamStore {
 
   /** The asker stops waiting for its request. */
   async withdrawRequest(id: string, by: string, reason: string): Promise<Outcome<ProtocolRequest>> {
+    const long = overLimit({ reason });
+    if (long) return long;
     const r = await this.requests.withdraw(id, by, reason);
     if (r.ok) await this.events.record('request_resolved', { request_id: id, requestType: r.value.type, by, approve: false, withdrawn: true, from: r.value.from });
     return r;
@@ -356,6 +364,8 @@ export class TeamStore {
    * the root key alone, over the tool call and the feedback; without a signature either is refused.
    */
   async answerRequest(id: string, by: string, approve: boolean, text: string, type?: ResponseInput['type'], signer = this.decisionSigner): Promise<Outcome<ProtocolRequest>> {
+    const long = overLimit({ reason: text });
+    if (long) return long;
     const found = await this.requests.get(id);
     if (!found.ok) return found;
     const q = found.value;

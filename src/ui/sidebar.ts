@@ -13,7 +13,7 @@ import { claudeTeamRows } from './claude-team-rows.js';
 import { claudeUsageLabel } from './claude-usage.js';
 import { pipelineLineRow, verdictBadge } from './pipeline-line.js';
 import { budgetLineRow, spentMembers } from './budget-line.js';
-import { C, fit, style, textWidth, type Row } from './text.js';
+import { C, fit, shownPart, style, textWidth, type Row } from './text.js';
 import type { WorkSummary } from '../protocol/worktrees.js';
 import { visible } from '../protocol/visible.js';
 
@@ -47,15 +47,21 @@ function permissionDetail(r: ProtocolRequest): string {
   return [`tool: ${String(p['tool'] ?? '?')}`, ...fields, 'C-a a allow · C-a r deny'].join('\n');
 }
 
-/** Lines of at most `width` characters, breaking long lines; control characters shown as '?'. */
-function wrapText(text: string, width: number): string[] {
+/**
+ * The first `most` lines of at most `width` characters, breaking long lines; control characters
+ * shown as '?'. Only what those lines can hold is looked at (a tool input of megabytes costs what
+ * a short one does).
+ */
+function wrapText(text: string, width: number, most: number): string[] {
   const out: string[] = [];
-  for (const raw of text.replace(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/g, '?').split('\n')) {
+  const seen = text.slice(0, (width + 1) * most);
+  for (const raw of seen.replace(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/g, '?').split('\n')) {
     let line = raw;
-    while (textWidth(line) > width) {
+    while (out.length < most && textWidth(line) > width) {
       out.push(line.slice(0, width));
       line = line.slice(width);
     }
+    if (out.length >= most) break;
     out.push(line);
   }
   return out;
@@ -119,11 +125,11 @@ function requestRows(s: SidebarData, width: number, budget: number, selected: st
     if (rows.length >= budget) break;
     const mark = r.id === selected ? '▶' : ' ';
     const kind = REQUEST_LABEL[r.type];
-    const text = fit(`${mark}${kind} ${r.from}→${r.to}: ${r.body.replace(/\s+/g, ' ')}`, width);
+    const text = fit(`${mark}${kind} ${r.from}→${r.to}: ${shownPart(r.body, width).replace(/\s+/g, ' ')}`, width);
     rows.push([{ text: text + ' '.repeat(Math.max(0, width - textWidth(text))), attr: r.id === selected ? style(C.yellow, C.default, { inverse: true, bold: true }) : style(C.yellow, C.default, { bold: true }) }]);
     // A selected permission request is shown in full (up to the room there is): the operator answers what it reads.
     if (r.id === selected && r.type === 'permission') {
-      for (const line of wrapText(permissionDetail(r), Math.max(1, width - 2)).slice(0, Math.max(0, budget - rows.length))) rows.push([{ text: fit(`  ${line}`, width), attr: DIM }]);
+      for (const line of wrapText(permissionDetail(r), Math.max(1, width - 2), Math.max(0, budget - rows.length))) rows.push([{ text: fit(`  ${line}`, width), attr: DIM }]);
     }
   }
   const resolved = s.requests.filter((r) => r.status !== 'pending').slice(-3).reverse();
@@ -193,7 +199,7 @@ export function renderSidebar(s: SidebarData, o: SidebarOptions): Row[] {
   const resolvedShown = Math.min(3, s.requests.length - pendingCount);
   const selected = pendingRequests(s).find((r) => r.id === o.selectedRequest && r.type === 'permission');
   // A selected permission request may take half the column to be read in full.
-  const detail = selected ? wrapText(permissionDetail(selected), Math.max(1, o.width - 2)).length : 0;
+  const detail = selected ? wrapText(permissionDetail(selected), Math.max(1, o.width - 2), o.height).length : 0;
   const reqNeed = Math.min(Math.max(2, Math.floor(left / (detail ? 2 : 3))), 1 + o.notices.length + pendingCount + resolvedShown + detail);
   if (sections.includes('requests')) budgets.set('requests', reqNeed);
   if (sections.includes('mailbox')) budgets.set('mailbox', Math.max(2, Math.min(Math.floor(left / 3), 1 + s.traffic.length)));

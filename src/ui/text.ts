@@ -21,18 +21,32 @@ export function textWidth(s: string): number {
   return cellTextWidth(s);
 }
 
+/**
+ * How many code units past four a column fit looks at: a cell is at least one code unit (two for
+ * most wide ones), so a string longer than `4 * width + FIT_SLACK` cannot be shown whole, and only
+ * that much of it is measured (a 10 MB subject costs what a short one does).
+ */
+const FIT_SLACK = 64;
+
 /** Cut a string to at most `width` columns, marking the cut with an ellipsis; clusters stay whole. */
 export function fit(s: string, width: number): string {
   if (width <= 0) return '';
-  if (textWidth(s) <= width) return s;
+  const head = shownPart(s, width);
+  if (head === s && textWidth(s) <= width) return s;
   let out = '';
   let w = 0;
-  for (const cell of cellsOf(s)) {
+  for (const cell of cellsOf(head)) {
     if (w + cell.width > width - 1) break;
     out += cell.ch;
     w += cell.width;
   }
   return out + '…';
+}
+
+/** The part of `s` that fit(s, width) can show: transform only this much of a long text before fitting it. */
+export function shownPart(s: string, width: number): string {
+  const look = 4 * Math.max(0, width) + FIT_SLACK;
+  return s.length > look ? s.slice(0, look) : s;
 }
 
 /** Palette indexes for the chrome. */

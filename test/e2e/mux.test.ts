@@ -251,6 +251,16 @@ describe('teamux start (e2e in tmux)', () => {
     writeFileSync(path.join(spawnDir, '2-bad.json'), '{"version": 1, "name": "Bad Name"}');
     await d.waitFor((s) => / 2 carol · Writes docs/.test(s) && s.includes('spawned-marker') && /exited 0/.test(s), 'carol\'s pane');
     await d.waitFor(/spawn request refused: 2-bad\.json/, 'the refusal of the bad request');
+    // Written by hand from a teammate's shell (§12 attack 8): spawning is the lead's, and nobody may
+    // take the operator's name.
+    const byHand = (file: string, name: string, requestedBy: string) => {
+      writeFileSync(path.join(spawnDir, `.${file}`), JSON.stringify({ version: 1, name, role: 'r', command: 'echo no', requestedBy, time: new Date().toISOString() }));
+      renameSync(path.join(spawnDir, `.${file}`), path.join(spawnDir, file));
+    };
+    byHand('3-dave.json', 'dave', 'carol');
+    await d.waitFor(/spawn request refused: 3-dave\.json: requested by "carol", but only the lead/, 'a teammate\'s spawn refused');
+    byHand('4-human.json', 'human', 'lead');
+    await d.waitFor(/spawn request refused: 4-human\.json: the name "human" is reserved/, 'the operator\'s name refused');
     const store = await open(path.join(dir, '.teamux', 'one'));
     expect((await store.config()).members.map((m) => m.name)).toEqual(['lead', 'carol']);
     expect(existsSync(path.join(spawnDir, '1-carol.json'))).toBe(false);
