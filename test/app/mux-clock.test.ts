@@ -32,6 +32,7 @@ describe('shutdown escalation on the clock', () => {
     const sh = h.host.proc('sh');
     sh.exitOnSignal = false;
     h.mux.dispatch({ kind: 'action', action: 'shutdown_all' });
+    h.type('y'); // C-a S asks first
     await waitFor(() => sh.signals.length > 0, 'the hang-up');
     expect(sh.signals).toEqual(['SIGHUP']);
     expect((await h.store.requests.list()).requests, 'no shutdown request for a plain command').toEqual([]);
@@ -45,7 +46,8 @@ describe('shutdown escalation on the clock', () => {
     await h.clock.advance(2_999);
     expect(sh.signals).toEqual(['SIGHUP', 'SIGTERM']);
     await h.clock.advance(1);
-    await waitFor(() => !h.mux.state.panes.some((p) => p.id === 'sh'), 'the pane to close');
+    // The pane stays, exited, for C-a R.
+    await waitFor(() => h.mux.state.panes.find((p) => p.id === 'sh')?.life === 'exited', 'the pane to show its exit');
     expect(sh.signals).toEqual(['SIGHUP', 'SIGTERM', 'SIGKILL']);
     expect(h.mux.state.message?.text).toBe('shut down sh');
   });
@@ -55,6 +57,7 @@ describe('shutdown escalation on the clock', () => {
     const alice = h.host.proc('alice');
     alice.exitOnSignal = false;
     h.mux.dispatch({ kind: 'action', action: 'shutdown_all' });
+    h.type('y'); // C-a S asks first
     // The handshake: a request, then the 2 s answer timeout (the harness's shutdownTimeoutMs) on the clock.
     await waitFor(() => h.clock.pending().includes(2_000), 'the answer timeout to start');
     expect((await h.store.requests.list()).requests.map((r) => `${r.type} ${r.from}→${r.to}`)).toEqual(['shutdown human→alice']);
@@ -68,7 +71,7 @@ describe('shutdown escalation on the clock', () => {
     await h.clock.advance(3_000);
     await waitFor(() => alice.signals.length === 2, 'SIGKILL');
     expect(alice.signals).toEqual(['SIGTERM', 'SIGKILL']);
-    await waitFor(() => h.mux.state.panes.length === 1, 'the pane to close');
+    await waitFor(() => h.mux.state.panes.find((p) => p.id === 'alice')?.life === 'exited', 'the pane to show its exit');
   });
 
   it('clock.quitting-a-team-of-plain-commands-takes-no-time', async () => {
