@@ -12,6 +12,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { Disposable } from '../host/types.js';
 import type { Member, MemberStatus, Message, TeamConfig } from '../protocol/types.js';
 import type { TeamStore } from '../store/team.js';
+import { inSandbox } from '../store/liveness.js';
 import { shouldCompact } from './compaction.js';
 import { appendUser, assistantBlocks, awaitsReply, inputBlocks, repairConversation, textOfTurn, toolUses, type Turn } from './conversation.js';
 import { claimedText, claimReady, releaseHeld, reportCycleEnd, startHeartbeat, type CycleEnd } from './work-cycle.js';
@@ -107,7 +108,7 @@ export class AgentRuntime implements Disposable {
         return 1;
       }
       this.gate = gateAnchorAtStart(this.startEnv, this.me, this.team, this.lead);
-      await this.store.memberStarted(this.options.name, process.pid);
+      await this.store.memberStarted(this.options.name, inSandbox(this.startEnv) ? null : process.pid);
       this.recorded = 'working';
       this.heartbeat = startHeartbeat(this.store, this.options.name, this.options.heartbeatMs);
       if (this.me.kind === 'lead') this.signer = await enrolLead(this.store, this.pane, this.options.name, this.gate.trust, this.startEnv);

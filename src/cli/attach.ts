@@ -14,6 +14,7 @@ import { detachMux, liveMux, ownTerminal, sayWhyDetached } from './mux-lock.js';
 import { pickTeam, openTeamStore, TEAM_OPTS } from './running-team.js';
 import { BIN_DIR, keyTableOf, muxFor, nativeBridgeSpec, openScreen, requireTty } from './screen-setup.js';
 import { trustFor } from './screen-trust.js';
+import { requireSandbox } from './sandbox-launch.js';
 import { isNativeLead } from '../agents/claude/member-launch.js';
 import { attachTmux, bridgeSlots, tmuxSocket } from './tmux-backend.js';
 import { adoptedTeammates } from '../agents/claude/tmux-teammates.js';
@@ -33,6 +34,7 @@ export const attachVerb: Verb = {
     const cfg = await first.config();
     if (!cfg.layoutFile) throw new UsageError(`${dir}/team.json does not name its layout file`, 'start the team again with `teamux start LAYOUT --backend tmux`');
     const { layout } = loadLayoutOrFail(cfg.layoutFile, ctx.env);
+    requireSandbox(layout, cfg.layoutFile);
     const keys = keyTableOf(layout, cfg.layoutFile);
     await takeOver(first, team, values['detach-other']);
     // A team on a NATS store: its local folder's marker says where (credentials come from the env).

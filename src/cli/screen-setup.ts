@@ -3,6 +3,8 @@
  * `teamux agent`, or Claude Code), the multiplexer made from a layout with its key table and
  * sidebar, and the team store opened for a screen (the folder, or a NATS server with its seat).
  */import { takeWebFlag, webSettingsOf } from './web-flag.js';
+import { enrolSocketPath } from './screen-trust.js';
+import { runsSandboxed, sandboxedLaunch, sandboxSpecOf } from './sandbox-launch.js';
 import type { WebSettings } from '../app/web-view.js';
 import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
@@ -53,10 +55,16 @@ export function launchOf(m: NormalizedMember, layout: NormalizedLayout, teamDir:
     if (m.agent.autoClaim) args.push('--auto-claim');
     if (m.agent.systemPrompt) env.TEAMUX_AGENT_SYSTEM_PROMPT = m.agent.systemPrompt;
     if (m.host) return sshLaunchOf(m, ['teamux', ...args], env);
-    return { name: m.name, role: m.role, isLead: m.isLead, speaksProtocol: true, command: process.execPath, args: [path.join(BIN_DIR, 'teamux'), ...args], cwd: m.cwd, env };
+    return inSandbox(m, layout, teamDir, { name: m.name, role: m.role, isLead: m.isLead, speaksProtocol: true, command: process.execPath, args: [path.join(BIN_DIR, 'teamux'), ...args], cwd: m.cwd, env });
   }
   if (m.host) return sshLaunchOf(m, [m.command!.program, ...m.command!.args], env);
-  return { name: m.name, role: m.role, isLead: m.isLead, speaksProtocol: m.speaksProtocol, command: m.command!.program, args: m.command!.args, cwd: m.cwd, env };
+  return inSandbox(m, layout, teamDir, { name: m.name, role: m.role, isLead: m.isLead, speaksProtocol: m.speaksProtocol, command: m.command!.program, args: m.command!.args, cwd: m.cwd, env });
+}
+
+/** The launch inside the member's sandbox when it runs in one (cli/sandbox-launch.ts). */
+function inSandbox(m: NormalizedMember, layout: NormalizedLayout, teamDir: string, launch: MemberLaunch): MemberLaunch {
+  if (!runsSandboxed(m)) return launch;
+  return sandboxedLaunch(launch, sandboxSpecOf(m, layout, teamDir, path.dirname(BIN_DIR), [enrolSocketPath(new TeamPaths(teamDir))]));
 }
 
 /**
@@ -70,7 +78,7 @@ function sshLaunchOf(m: NormalizedMember, remote: string[], env: Record<string, 
 
 /** How to launch a teammate that a spawn request asks for: in the team root, with the team's env. */
 export function spawnLaunchOf(req: SpawnRequest, layout: NormalizedLayout, teamDir: string, extraEnv: Record<string, string>): MemberLaunch | { error: string } {
-  const base: NormalizedMember = { name: req.name, role: req.role, isLead: false, cwd: layout.root, worktree: false, env: { ...layout.env }, planRequired: false, speaksProtocol: false, mcp: false };
+  const base: NormalizedMember = { name: req.name, role: req.role, isLead: false, cwd: layout.root, worktree: false, env: { ...layout.env }, planRequired: false, speaksProtocol: false, mcp: false, sandbox: layout.sandbox };
   if ('agent' in req) return launchOf({ ...base, agent: { autoClaim: true }, speaksProtocol: true }, layout, teamDir, extraEnv);
   const words = splitCommand(req.command);
   if (!words.ok) return { error: `${words.message}${words.hint ? ` (${words.hint})` : ''}` };

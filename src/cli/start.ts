@@ -3,6 +3,7 @@
  * team folder, start the offline demo model when agents need one and no API key is set, run the
  * on_start hooks, then hand the terminal to the multiplexer until it quits.
  */
+import { requireSandbox } from './sandbox-launch.js';
 import { takeWebFlag, webSettingsOf } from './web-flag.js';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
@@ -33,6 +34,7 @@ export const startVerb: Verb = {
     if (values.backend !== undefined && values.backend !== 'pty' && values.backend !== 'tmux') throw new UsageError(`--backend "${values.backend}" is not a backend`, 'use pty or tmux');
     // Validate before anything is written or started.
     const { layout, warnings } = loadLayoutOrFail(file, ctx.env);
+    requireSandbox(layout, file);
     startupMark('layout');
     const backend = (values.backend ?? layout.backend) as 'pty' | 'tmux';
     const teamDir = teamDirOf(layout);

@@ -168,7 +168,9 @@ export function layoutWarnings(layout: Layout): Problem[] {
       message: `the web view listens on ${layout.web.listen}, so anyone who can reach this machine can try its token${layout.web.tls ? '' : ', and without tls: the token and answers cross the network in the clear'}`,
     });
   }
+  if (layout.sandbox === false) warnings.push({ path: ['sandbox'], at: 'value', message: 'sandbox: false runs every member unsandboxed: a member with a shell can write anywhere you can, read other members\' processes and rewrite what teamux runs (docs/security.md)' });
   for (const { member, at } of membersOf<Member>(layout.lead, layout.teammates)) {
+    if (member.sandbox === false && layout.sandbox) warnings.push({ path: [...at, 'sandbox'], at: 'value', message: `sandbox: false runs ${member.name} unsandboxed: it can write anywhere you can and read other members' processes (docs/security.md)` });
     if (member.command === undefined) continue;
     // plan_required is kept for command members too: a script can follow the gate through
     // `teamux plan submit/status`, and teamux tells it through TEAMUX_PLAN_REQUIRED=1.

@@ -72,6 +72,8 @@ export interface NormalizedMember {
   tools?: string[];
   /** A command member that gets a ready MCP config (TEAMUX_MCP_CONFIG). */
   mcp: boolean;
+  /** Runs in a bubblewrap sandbox (the member's `sandbox`, else the layout's). */
+  sandbox: boolean;
   /** The member's own budget (`budget:`); absent or null: none. */
   budget?: Budget | null;
   /** Started on another machine by hand (`remote: true`): no pane here. */
@@ -115,6 +117,8 @@ export interface NormalizedLayout {
   planApprover: PlanApprover;
   /** Seconds a Claude Code member's permission request waits for teamux's answer. */
   permissionTimeout: number;
+  /** Members run sandboxed unless they say otherwise (`sandbox:`). */
+  sandbox: boolean;
   /** The whole team's budget (`budget:`); absent: none. */
   budget?: Budget | null;
   lead: NormalizedMember;
@@ -182,6 +186,7 @@ function normalizeMember(m: Member, isLead: boolean, layout: Layout, root: strin
     planRequired: m.plan_required,
     speaksProtocol: m.agent !== undefined || m.speaks_protocol === true,
     mcp: m.mcp,
+    sandbox: m.sandbox ?? layout.sandbox ?? false,
     ...(m.budget ? { budget: normalizeBudget(m.budget) } : {}),
   };
   if (m.command !== undefined) out.command = normalizeCommand(m.command, cwd, home);
@@ -248,6 +253,7 @@ export function normalizeLayout(layout: Layout, ctx: NormalizeContext): Normaliz
     theme: { ...layout.theme },
     planApprover: layout.plan_approver,
     permissionTimeout: layout.permission_timeout,
+    sandbox: layout.sandbox ?? false,
     store: layout.store === undefined || layout.store === 'folder' ? null : layout.store,
     ...(layout.budget ? { budget: normalizeBudget(layout.budget) } : {}),
     lead: normalizeMember(layout.lead, true, layout, root, ctx.home, apiKey),

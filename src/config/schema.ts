@@ -232,6 +232,7 @@ export const MemberSchema = z
     }),
     tools: z.array(ToolName).optional().meta({ description: 'Allowlist of tool names (agents, and MCP tools of mcp: true members).' }),
     budget: BudgetSchema.optional(),
+    sandbox: z.boolean().optional().meta({ description: "Run this member in its own sandbox (bubblewrap; docs/security.md). Default: the layout's sandbox. false runs it unsandboxed, with a warning from validate." }),
     mcp: z.boolean().default(false).meta({ description: 'Command members only: write a ready MCP config for `teamux mcp --as NAME` into the team folder; its path is in $TEAMUX_MCP_CONFIG (for Codex CLI, Gemini CLI or any MCP client).' }),
     remote: z.boolean().default(false).meta({
       description: 'Runs on another machine and is started there (`teamux agent --store URL --team TEAM --as NAME`): this screen opens no pane for it and shows it in the sidebar. Needs a NATS store.',
@@ -339,6 +340,7 @@ export const LayoutSchema = z
     shutdown_timeout: z.number().positive().max(3600).default(10).meta({ description: 'Seconds to wait for a clean shutdown.' }),
     scrollback: z.number().int().min(0).max(100_000).default(5000).meta({ description: 'Lines of scrollback each pane keeps (memory grows with width x lines).' }),
     plan_approver: z.enum(PLAN_APPROVERS).default('human'),
+    sandbox: z.boolean().optional().meta({ description: "Run every member in its own sandbox (bubblewrap): it writes only its working folder, the team folder and a private /tmp, sees no other member's processes and no trust material (docs/security.md). Off unless set (Claude Code members are not sandboxed yet); an explicit false makes validate warn." }),
     permission_timeout: z.number().positive().max(86_400).default(120).meta({ description: "Seconds a Claude Code member's permission request waits for an answer from teamux before Claude's own prompt takes over." }),
     lead: MemberSchema,
     teammates: z.array(MemberSchema).default([]),

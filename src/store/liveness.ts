@@ -64,6 +64,21 @@ export function cliClaimHolder(member: Pick<Member, 'pid' | 'pidStart'>, self = 
   return processRef(parent ?? self);
 }
 
+/**
+ * Inside a member's sandbox (TEAMUX_SANDBOX=1) the process has a pid namespace of its own, so no pid
+ * it sees means anything outside: the member's pid as the screen recorded it (the sandbox's own, alive
+ * exactly as long as the member) stands for every process inside.
+ */
+export function inSandbox(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.TEAMUX_SANDBOX === '1';
+}
+
+/** Who holds a claim made by this process for `member` (see cliClaimHolder and inSandbox). */
+export function claimHolder(member: Pick<Member, 'pid' | 'pidStart'>, shortLived: boolean): ProcessRef {
+  if (inSandbox() && member.pid !== null) return { pid: member.pid, start: member.pidStart };
+  return shortLived ? cliClaimHolder(member) : processRef(process.pid);
+}
+
 /** The status to report for a member, given its record and its last heartbeat time (ms). */
 export function effectiveStatus(member: Member, heartbeatAt: number | null, now: number): MemberStatus {
   if (member.status === 'exited') return 'exited';

@@ -20,7 +20,7 @@ import { checkClaim, claimed } from '../protocol/tasks.js';
 import type { Member, ProcessRef, Task } from '../protocol/types.js';
 import { EventLog } from './events.js';
 import { ensureDirSync, readTextSync, UnsafePathError, writeJsonSync, type FileProblem } from './fsx.js';
-import { cliClaimHolder } from './liveness.js';
+import { claimHolder } from './liveness.js';
 import { tryWithDirLock, withDirLock } from './dir-lock.js';
 import type { TeamPaths } from './paths.js';
 import { looksClaimable } from './task-peek.js';
@@ -71,7 +71,7 @@ class QuickClaim {
   constructor(private readonly paths: TeamPaths, private readonly me: Member) {
     this.events = new EventLog(paths.events);
     // A short-lived CLI call: the claim is held by the member's process or the CLI's parent (§7).
-    this.holder = cliClaimHolder(me);
+    this.holder = claimHolder(me, true);
   }
 
   /** TaskBoard.claim without a guard: by id under its lock, or the next ready task, spread by pid. */

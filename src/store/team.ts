@@ -20,7 +20,7 @@ import { updateClaudeActivity } from './claude.js';
 import { EventLog } from './events.js';
 import { checkFileSync, checkFolderSync, DIR_MODE, folderWarnings, UnsafePathError, type FileProblem } from './fsx.js';
 import { Mailbox, type Outgoing } from './inbox.js';
-import { cliClaimHolder, effectiveStatus, pidAlive, processRef, processStartTime } from './liveness.js';
+import { claimHolder, effectiveStatus, pidAlive, processStartTime } from './liveness.js';
 import { Log } from './log.js';
 import { TeamPaths } from './paths.js';
 import { redact } from './redact.js';
@@ -253,8 +253,9 @@ export class TeamStore {
   }
 
   /** Record that a member's process started. */
-  async memberStarted(name: string, pid: number): Promise<Outcome<Member>> {
-    return this.updateMember(name, { status: 'working', pid, pidStart: processStartTime(pid), joinedAt: new Date().toISOString(), exitCode: null });
+  async memberStarted(name: string, pid: number | null): Promise<Outcome<Member>> {
+    // null: the pid the screen recorded stands (a process inside a sandbox, whose own pid means nothing outside).
+    return this.updateMember(name, { status: 'working', ...(pid === null ? {} : { pid, pidStart: processStartTime(pid) }), joinedAt: new Date().toISOString(), exitCode: null });
   }
 
   /** Write the member's heartbeat file. */
@@ -400,7 +401,7 @@ export class TeamStore {
   async claim(by: string, id?: string): Promise<Outcome<Task>> {
     const m = await this.member(by);
     if (!m.ok) return m;
-    const holder = this.shortLived ? cliClaimHolder(m.value) : processRef(process.pid);
+    const holder = claimHolder(m.value, this.shortLived);
     const r = this.pipeline.active()
       ? await this.pipeline.claim(by, id, (guard) => (this.tasks as TaskBoard).claim(by, id, holder, guard))
       : await this.tasks.claim(by, id, holder);

@@ -36,6 +36,7 @@ describe('defaults', () => {
       scrollback: 5000,
       planApprover: 'human',
       permissionTimeout: 120,
+      sandbox: false,
       lead: {
         name: 'boss',
         role: 'Leads',
@@ -47,6 +48,7 @@ describe('defaults', () => {
         planRequired: false,
         speaksProtocol: false,
         mcp: false,
+        sandbox: false,
       },
       teammates: [],
       tasks: [],
@@ -171,6 +173,7 @@ describe('normalization', () => {
       planRequired: true,
       speaksProtocol: true,
       mcp: false,
+      sandbox: false,
       tools: ['read_file', 'grep'],
       agent: {
         model: 'some-model',
