@@ -1,6 +1,6 @@
 // End-to-end: `teamux start` inside a real tmux server on a private socket, driven with send-keys
 // and read with capture-pane, on the scripted example team (members use the protocol via the CLI).
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TeamStore } from '../../src/store/team.js';
@@ -34,8 +34,8 @@ function layoutFile(name: string, yaml: string): { layout: string; dir: string }
 /** One bash lead, no sidebar. */
 const ONE_SHELL = 'name: one\nsidebar: { hidden: true }\nlead: { name: lead, role: shell, command: [bash, --norc, --noprofile] }\n';
 
-async function startMux(layout: string, cols = 160, rows = 45, env: Record<string, string> = {}): Promise<TmuxDriver> {
-  const d = await TmuxDriver.start(`${process.execPath} ${BIN} start ${layout}; echo TEAMUX-EXIT=$?; sleep 600`, cols, rows, { WORK_SECONDS: '1', ...env });
+async function startMux(layout: string, cols = 160, rows = 45, env: Record<string, string> = {}, args = ''): Promise<TmuxDriver> {
+  const d = await TmuxDriver.start(`${process.execPath} ${BIN} start ${layout}${args ? ` ${args}` : ''}; echo TEAMUX-EXIT=$?; sleep 600`, cols, rows, { WORK_SECONDS: '1', ...env });
   drivers.push(d);
   return d;
 }
@@ -101,7 +101,9 @@ describe('teamux start (e2e in tmux)', () => {
     for (const pid of pids) expect(pidAlive(pid), `pid ${pid}`).toBe(false);
   }, 90_000);
 
-  it('requests belong to a run: after a restart old requests are expired and alice waits for a new approval', async () => {
+  // A start on an unfinished run resumes it (its requests with it: test/e2e/resume.test.ts); a fresh run,
+  // asked for with --fresh, begins with none of the earlier run's requests, which go with it to the archive.
+  it('requests belong to a run: a fresh run after a restart has none of the old requests and alice waits for a new approval', async () => {
     const t = scriptedTeam();
     const first = await startMux(t.layout);
     await first.waitFor(/▶plan alice→human/, 'alice\'s plan request');
@@ -116,18 +118,22 @@ describe('teamux start (e2e in tmux)', () => {
     const store = await open(t.teamDir);
     const run1 = (await store.config()).run;
 
-    const second = await startMux(t.layout);
+    const second = await startMux(t.layout, 160, 45, {}, '--fresh');
     await second.waitFor((s) => s.includes('[alice] waiting for approval'), 'alice to wait again');
     await second.waitFor(/▶plan alice→human/, 'alice\'s new plan request');
-    // bob's plan of the first run is not pending any more (its shutdown answer to human may still be in the mail).
+    // bob's plan of the first run is not pending in this run.
     expect(await second.screen()).not.toMatch(/plan bob→human/);
     expect(await second.screen()).not.toMatch(/\[alice\] plan approved/);
-    const cfg = await store.config();
+    const fresh = await open(t.teamDir);
+    const cfg = await fresh.config();
     expect(cfg.run).not.toBe(run1);
-    const plans = (await store.requests.list()).requests.filter((r) => r.type === 'plan_approval');
-    expect(plans.map((r) => [r.from, r.run === run1 ? 'run1' : 'run2', r.status])).toEqual([['alice', 'run1', 'approved'], ['bob', 'run1', 'expired'], ['alice', 'run2', 'pending']]);
-    const { events } = await store.events.read();
-    expect(events.filter((e) => e.type === 'request_expired').map((e) => e.from)).toEqual(['bob']);
+    const plans = (await fresh.requests.list()).requests.filter((r) => r.type === 'plan_approval');
+    expect(plans.map((r) => [r.from, r.run === run1 ? 'run1' : 'run2', r.status])).toEqual([['alice', 'run2', 'pending']]);
+    // The first run's requests went with it to the archive, as they were.
+    const archive = path.join(path.dirname(t.teamDir), 'archive');
+    const archived = await open(path.join(archive, readdirSync(archive)[0]!));
+    const old = (await archived.requests.list()).requests.filter((r) => r.type === 'plan_approval');
+    expect(old.map((r) => [r.from, r.run === run1 ? 'run1' : 'run2', r.status])).toEqual([['alice', 'run1', 'approved'], ['bob', 'run1', 'pending']]);
     await second.keys('C-a', 'q');
     await second.waitFor(/TEAMUX-EXIT=0/, 'teamux to exit');
   }, 120_000);
