@@ -234,7 +234,7 @@ describe('dispatcher', () => {
     writeFileSync(store.paths.tasks, 'not a folder');
     const r = await call(alice, 'task_list', {});
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/^task_list failed: .*\/tasks is not a folder; teamux does not follow links/);
+    expect(r.text).toMatch(/^task_list failed: .*\/tasks is not a folder; teamux neither follows links nor reads special files/);
   });
 
   it('dispatch.every-tool-has-an-object-json-schema', () => {
