@@ -2,10 +2,13 @@
  * Where everything lives inside a team folder `<root>/.teamux/<team>/`. Names are checked against
  * NAME_PATTERN before they become path parts, so no member name can reach outside the folder.
  */
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { NAME_PATTERN } from '../protocol/message-line.js';
+
+/** A synchronous require for built-in modules loaded only when needed. */
+const requireBuiltin = createRequire(import.meta.url);
 
 /** The paths of one team folder. */
 export class TeamPaths {
@@ -85,6 +88,9 @@ export function safeName(name: string): string {
  * and a sandbox can show it read-only.
  */
 export function execFolderOf(teamDir: string, runtimeDir = tmpdir(), uid = process.getuid?.() ?? 0): string {
+  // node:crypto is loaded on first use, not with this module: the CLI's short paths (a claim, an
+  // inbox read) import the paths and never ask for the exec folder, and loading crypto costs them.
+  const { createHash } = requireBuiltin('node:crypto') as typeof import('node:crypto');
   const hash = createHash('sha256').update(path.resolve(teamDir)).digest('hex').slice(0, 16);
   return path.join(runtimeDir, `teamux-${uid}`, `exec-${hash}`);
 }
