@@ -72,7 +72,7 @@ describe('Claude Code teammates under the tmux backend (e2e)', () => {
     // (tmux gives a session's shell its own PATH: the fake claude's folder goes through env(1).)
     const first = await TmuxDriver.start(`env -u ANTHROPIC_API_KEY PATH=${env.PATH} ${process.execPath} ${BIN} start ${layout}; echo TEAMUX-EXIT=$?; sleep 600`, 160, 45, env);
     drivers.push(first);
-    expect(await first.waitFor(/LEAD-READY|TEAMUX-EXIT/, 'the lead to start', 60_000)).toMatch(/LEAD-READY tmux=\S+claude\/bin\/tmux/);
+    expect(await first.waitFor(/LEAD-READY|TEAMUX-EXIT/, 'the lead to start', 60_000)).toMatch(/LEAD-READY tmux=\S+\/exec-[0-9a-f]+\/tmux\/tmux/);
     const bridge = await waitFor(() => bridgeHolder(path.join(teamDir, 'tmux-bridge.pid')), 'the bridge process', 30_000);
 
     // Detach: the screen goes, the lead, the bridge and its socket stay.
