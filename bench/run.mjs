@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run bench`: the team-store benchmark (bench/store.mjs), the MCP server benchmark
- * (bench/mcp.mjs), then the multiplexer benchmark (bench/mux.mjs), each as a child process that
+ * (bench/mcp.mjs), the web view's (bench/web.mjs, headless Chromium), then the multiplexer benchmark (bench/mux.mjs), each as a child process that
  * inherits this terminal. When dist/ has not been built, it is built first with the checkout's own
  * TypeScript. Every benchmark runs even if an earlier one fails; the exit status is non-zero when the
  * build or any benchmark fails. Arguments are passed to bench/mux.mjs (its sections:
@@ -30,6 +30,7 @@ const STEPS = [
   { name: 'nats-store', argv: [path.join(REPO, 'bench', 'nats-store.mjs')] },
   { name: 'scale', argv: [path.join(REPO, 'bench', 'scale.mjs'), ...(process.argv.includes('--quick') ? ['--quick'] : [])] },
   { name: 'mcp', argv: [path.join(REPO, 'bench', 'mcp.mjs')] },
+  { name: 'web', argv: [path.join(REPO, 'bench', 'web.mjs'), ...(process.argv.includes('--quick') ? ['--quick'] : [])] },
   { name: 'mux', argv: [path.join(REPO, 'bench', 'mux.mjs'), ...process.argv.slice(2).filter((a) => a !== '--quick')] },
 ];
 
