@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { DEMO_API_KEY } from '../../src/agents/claude/launch.js';
+import { claudeSettings, DEMO_API_KEY, demoClaudeJson, type ClaudeMemberContext } from '../../src/agents/claude/launch.js';
+import { BIN } from './team.js';
 // @ts-expect-error: a plain .mjs script without types
 import { AGENT_CLIS, cliBinary, ensureCli } from '../../scripts/agent-clis.mjs';
 
@@ -91,4 +92,18 @@ export function claudePrint(binary: string, prompt: string, run: ClaudePrintRun)
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   run.onCleanup(() => void child.kill('SIGKILL'));
   return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? 1, out })));
+}
+
+/**
+ * The files `claude -p` needs to run as `member` of the team in `teamDir` with teamux's hooks: a demo
+ * HOME (`root/home`, its `.claude.json` trusting `root`) and teamux's settings (`root/settings.json`),
+ * with `extra` settings context (the Perl hooks, a longer permission timeout).
+ */
+export function printMemberFiles(root: string, teamDir: string, member: string, extra: Partial<ClaudeMemberContext> = {}): { home: string; settings: string } {
+  const home = path.join(root, 'home');
+  mkdirSync(home, { recursive: true });
+  writeFileSync(path.join(home, '.claude.json'), JSON.stringify(demoClaudeJson(root)));
+  const settings = path.join(root, 'settings.json');
+  writeFileSync(settings, JSON.stringify(claudeSettings({ member, teamDir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 60, ...extra })));
+  return { home, settings };
 }

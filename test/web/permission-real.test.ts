@@ -2,17 +2,16 @@
 // the pinned version) against the scripted Messages API and teamux's generated settings, and a real
 // headless Chromium: the page shows the tool and its input, Allow posts the screen's signed answer, the
 // tool runs; a second request denied with feedback does not run, and the feedback reaches the model.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TeamView } from '../../src/app/team-view.js';
-import { claudeSettings, demoClaudeJson } from '../../src/agents/claude/launch.js';
 import { startScriptedServer, type LoggedRequest } from '../../src/demo/server.js';
 import { WebServer } from '../../src/web/server.js';
 import { trustRoot } from '../agent/helpers.js';
 import { CHROMIUM, launchBrowser } from '../helpers/browser.js';
-import { claudeCodeForTests, claudePrint } from '../helpers/claude-code.js';
-import { BIN, makeTeam, waitFor } from '../helpers/team.js';
+import { claudeCodeForTests, claudePrint, printMemberFiles } from '../helpers/claude-code.js';
+import { makeTeam } from '../helpers/team.js';
 
 const CLAUDE = claudeCodeForTests();
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
@@ -28,11 +27,7 @@ describe.skipIf(!CLAUDE || !CHROMIUM)('the web view answers a Claude Code permis
     cleanups.push(t.cleanup);
     const root = (await t.store.config()).root;
     const { screen, run, env } = await trustRoot(t.dir);
-    const home = path.join(root, 'home');
-    mkdirSync(home, { recursive: true });
-    writeFileSync(path.join(home, '.claude.json'), JSON.stringify(demoClaudeJson(root)));
-    const settings = path.join(root, 'settings.json');
-    writeFileSync(settings, JSON.stringify(claudeSettings({ member: 'bob', teamDir: t.dir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 90 })));
+    const { home, settings } = printMemberFiles(root, t.dir, 'bob', { permissionTimeout: 90 });
     const allowed = path.join(root, 'allowed.txt');
     const denied = path.join(root, 'denied.txt');
     const server = await startScriptedServer({

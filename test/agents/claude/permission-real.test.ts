@@ -4,17 +4,16 @@
 // request file (signed with a key of its own, as its Bash could). The hook does not hand it over, so
 // Claude Code denies the call (in -p mode no answer is a denial) and the file is not created. The same
 // call allowed by the screen's signed answer runs.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claudeSettings, demoClaudeJson } from '../../../src/agents/claude/launch.js';
 import { startScriptedServer, type LoggedRequest, type ScriptedServer } from '../../../src/demo/server.js';
 import { newKeyPair, OPERATOR, permissionClaimOf, rootSigner } from '../../../src/protocol/trust.js';
 import type { ProtocolRequest } from '../../../src/protocol/types.js';
 import type { TeamStore } from '../../../src/store/team.js';
 import { trustRoot } from '../../agent/helpers.js';
-import { claudeCodeForTests, claudePrint } from '../../helpers/claude-code.js';
-import { BIN, makeTeam, waitFor } from '../../helpers/team.js';
+import { claudeCodeForTests, claudePrint, printMemberFiles } from '../../helpers/claude-code.js';
+import { makeTeam, waitFor } from '../../helpers/team.js';
 
 const CLAUDE = claudeCodeForTests();
 
@@ -37,11 +36,7 @@ describe.skipIf(!CLAUDE)('permission answers with the real Claude Code binary', 
     const store: TeamStore = t.store;
     const root = (await store.config()).root;
     const { screen, run, env } = await trustRoot(t.dir);
-    const home = path.join(root, 'home');
-    mkdirSync(home, { recursive: true });
-    writeFileSync(path.join(home, '.claude.json'), JSON.stringify(demoClaudeJson(root)));
-    const settings = path.join(root, 'settings.json');
-    writeFileSync(settings, JSON.stringify(claudeSettings({ member: 'bob', teamDir: t.dir, teamuxBin: BIN, node: process.execPath, permissionTimeout: 60 })));
+    const { home, settings } = printMemberFiles(root, t.dir, 'bob');
     const forged = path.join(root, 'forged.txt');
     const real = path.join(root, 'real.txt');
     const server = await startScriptedServer({
