@@ -70,7 +70,10 @@ export class WorkWatch {
     if (!this.book) return null;
     const members: Record<string, { added: number; removed: number; files: number }> = {};
     for (const [name, n] of this.numbers) members[name] = { added: n.added, removed: n.removed, files: n.files.length };
-    const over = overlaps([...this.numbers].map(([member, n]) => ({ member, files: n.files.map((path) => ({ path, added: 0, removed: 0 })) })));
+    // In the book's (the roster's) order, not the order the diffs came back in: the overlap line names its members the same way every time.
+    const order = this.book.members.map((m) => m.member);
+    const known = [...this.numbers].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b));
+    const over = overlaps(known.map(([member, n]) => ({ member, files: n.files.map((path) => ({ path, added: 0, removed: 0 })) })));
     return { members, overlaps: over };
   }
 
